@@ -1,0 +1,137 @@
+//! A game in progress: a position with its history, for repetition, undo
+//! and records.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::MoveError;
+use crate::position::{EndReason, Outcome, Position, Status};
+
+/// Which of the two games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    Salta,
+    Focus,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 2] = [GameKind::Salta, GameKind::Focus];
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Salta => "salta",
+            GameKind::Focus => "focus",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = crate::RulesError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "salta" => Ok(GameKind::Salta),
+            "focus" => Ok(GameKind::Focus),
+            _ => Err(crate::RulesError::new(format!("unknown game `{s}` (known: salta, focus)"))),
+        }
+    }
+}
+
+/// Whether a rule set draws by threefold repetition.
+pub trait RepetitionRule {
+    fn repetition_draw(&self) -> bool;
+}
+
+/// A game: the start position, the moves played and every position since.
+/// Adds what needs history to [`Position`]: threefold repetition and undo.
+#[derive(Clone, Debug)]
+pub struct Game<P: Position> {
+    start: P,
+    moves: Vec<P::Move>,
+    /// `positions[i]` is the position after `i` moves; never empty.
+    positions: Vec<P>,
+}
+
+impl<P: Position> Game<P>
+where
+    P::Rules: RepetitionRule,
+{
+    pub fn new(start: P) -> Self {
+        Game { start: start.clone(), moves: Vec::new(), positions: vec![start] }
+    }
+
+    pub fn start(&self) -> &P {
+        &self.start
+    }
+
+    pub fn position(&self) -> &P {
+        self.positions.last().expect("never empty")
+    }
+
+    pub fn moves(&self) -> &[P::Move] {
+        &self.moves
+    }
+
+    /// The position after the first `n` moves.
+    pub fn position_after(&self, n: usize) -> Option<&P> {
+        self.positions.get(n)
+    }
+
+    /// How often the current position (placement, side to move and extra
+    /// state; not the ply count) has occurred.
+    pub fn repetitions(&self) -> usize {
+        let cur = self.position();
+        let h = cur.hash();
+        self.positions.iter().filter(|p| p.hash() == h).count()
+    }
+
+    /// The game's status, including threefold repetition.
+    pub fn status(&self) -> Status {
+        let s = self.position().status();
+        if s.is_over() {
+            return s;
+        }
+        if self.position().rules().repetition_draw() && self.repetitions() >= 3 {
+            return Status::Over(Outcome { winner: None, reason: EndReason::Repetition, margin: None });
+        }
+        Status::Ongoing
+    }
+
+    /// Play a checked move; on error nothing changes.
+    pub fn play(&mut self, mv: P::Move) -> Result<(), MoveError> {
+        if let Status::Over(o) = self.status() {
+            return Err(MoveError::new(format!("the game is over: {o}")));
+        }
+        let mut next = self.position().clone();
+        next.play(mv)?;
+        self.moves.push(mv);
+        self.positions.push(next);
+        Ok(())
+    }
+
+    /// Parse a move in the notation and play it.
+    pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
+        if let Status::Over(o) = self.status() {
+            return Err(MoveError::new(format!("{text}: the game is over: {o}")));
+        }
+        let mv = self.position().parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// Take back the last move.
+    pub fn undo(&mut self) -> Option<P::Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        Some(mv)
+    }
+
+    /// The moves in notation, each written in the position it was played in.
+    pub fn move_texts(&self) -> Vec<String> {
+        self.moves.iter().zip(&self.positions).map(|(m, p)| p.format_move(*m)).collect()
+    }
+}

@@ -1,0 +1,230 @@
+//! The trait both games implement, and the values it speaks in.
+
+use std::fmt;
+use std::hash::Hash;
+use std::str::FromStr;
+
+use crate::error::{MoveError, PositionError, RulesError};
+use crate::game::GameKind;
+use crate::side::Side;
+
+/// Upper bound on the number of legal moves in any valid position of either
+/// game (Salta: every move ends on one of 20 empty squares, so at most
+/// 15 * 20 * 2 with calls; Focus: at most 8 moves per piece on the board plus
+/// 52 drops).
+pub const MAX_MOVES: usize = 1024;
+
+/// A stack-allocated move buffer.
+pub type MoveList<M> = arrayvec::ArrayVec<M, MAX_MOVES>;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// Salta: a side completed its goal (in `meyer1908`, possibly after
+    /// Black's equalising move).
+    Goal,
+    /// Focus: the side to move controls no stack and has no reserve.
+    NoPieces,
+    /// The move limit was reached (scored, or drawn, by the rule set).
+    MoveLimit,
+    /// The same position occurred for the third time.
+    Repetition,
+}
+
+impl EndReason {
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Goal => "goal",
+            EndReason::NoPieces => "no pieces",
+            EndReason::MoveLimit => "move limit",
+            EndReason::Repetition => "threefold repetition",
+        }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+    /// Salta: the loser's remaining distance (for a move limit, the
+    /// difference of the distances). `None` where the rules define none.
+    pub margin: Option<u32>,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_string(&self) -> &'static str {
+        match self.winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} wins ({})", self.reason.name())?,
+            None => write!(f, "draw ({})", self.reason.name())?,
+        }
+        if let Some(m) = self.margin {
+            write!(f, ", margin {m}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether the game goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Ongoing,
+    Over(Outcome),
+}
+
+impl Status {
+    pub fn is_over(&self) -> bool {
+        matches!(self, Status::Over(_))
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Status::Ongoing => None,
+            Status::Over(o) => Some(*o),
+        }
+    }
+}
+
+/// A rule set: a small value of options with named presets.
+///
+/// Its text form is the preset name followed by the options that differ from
+/// the preset, separated by commas, e.g. `seed` or `seed,move-limit=120`.
+/// `FromStr` accepts that form; `Display` writes it.
+pub trait RuleSet:
+    Copy + Eq + Hash + fmt::Debug + fmt::Display + FromStr<Err = RulesError> + Default + Send + Sync + 'static
+{
+    /// The names of the presets, the default first.
+    fn preset_names() -> &'static [&'static str];
+    /// A preset by name.
+    fn preset(name: &str) -> Result<Self, RulesError>;
+    /// The name of the preset these rules started from.
+    fn preset_name(&self) -> &'static str;
+    /// Set one option by its name (`move-limit`, ...). The value `None` is for
+    /// flags. The result is checked for options that do not fit together.
+    fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), RulesError>;
+    /// The option names this game knows, with a short description.
+    fn option_help() -> &'static [(&'static str, &'static str)];
+    /// Moves per side after which the game ends, if any.
+    fn move_limit(&self) -> Option<u32>;
+}
+
+/// Parse `preset[,key[=value]]*`.
+pub fn parse_rules<R: RuleSet>(s: &str) -> Result<R, RulesError> {
+    let mut parts = s.split(',').map(str::trim);
+    let name = parts.next().unwrap_or("");
+    let mut rules = R::preset(if name.is_empty() { R::preset_names()[0] } else { name })?;
+    for part in parts {
+        if part.is_empty() {
+            return Err(RulesError::new(format!("rules `{s}`: empty option")));
+        }
+        match part.split_once('=') {
+            Some((k, v)) => rules.set_option(k.trim(), Some(v.trim()))?,
+            None => rules.set_option(part, None)?,
+        }
+    }
+    Ok(rules)
+}
+
+/// A validated game position: the state of the board and everything the
+/// rules need to generate moves, but no history. Cheap to copy: search and
+/// perft use copy-make, and undo is restoring an earlier copy.
+pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
+    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+    type Rules: RuleSet;
+
+    const KIND: GameKind;
+
+    /// The start position of the rule set.
+    fn start(rules: Self::Rules) -> Self;
+
+    /// Parse a position string (see docs/notation.md). Rejects malformed
+    /// strings and positions that cannot arise, with a message that says
+    /// what and where.
+    fn from_fen(rules: Self::Rules, fen: &str) -> Result<Self, PositionError>;
+
+    /// The position string; `from_fen(rules, &p.fen()) == p`.
+    fn fen(&self) -> String;
+
+    fn rules(&self) -> &Self::Rules;
+    fn side_to_move(&self) -> Side;
+    /// Plies played since the start of the game.
+    fn ply(&self) -> u32;
+
+    /// Append the legal moves (a lone `pass` when the side to move is stuck).
+    /// Empty exactly when the game is over by its goal; move limits and
+    /// repetition are not considered here (see [`Position::status`] and
+    /// [`crate::Game`]).
+    fn generate(&self, out: &mut MoveList<Self::Move>);
+
+    /// The number of moves [`Position::generate`] would produce, computed
+    /// in bulk without generating them.
+    fn count_moves(&self) -> u64;
+
+    /// Whether `mv` is one of the legal moves.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.contains(&mv)
+    }
+
+    /// Play a move after checking that it is legal and that the game is not
+    /// over; on error the position is unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), MoveError> {
+        if let Status::Over(outcome) = self.status() {
+            return Err(MoveError::new(format!("the game is over: {outcome}")));
+        }
+        if !self.is_legal(mv) {
+            return Err(MoveError::new(format!(
+                "{}: not a legal move in this position",
+                self.format_move(mv)
+            )));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Play a move known to be legal (the hot path). Playing an illegal move
+    /// leaves the position in an unspecified but memory-safe state.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// Whether the game is over by the rules of the position alone: goal,
+    /// lost pieces, move limit. Repetition needs history: see [`crate::Game`].
+    fn status(&self) -> Status;
+
+    /// The incrementally maintained Zobrist hash (placement, side to move,
+    /// and the game's extra state; not the ply count).
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from scratch.
+    fn compute_hash(&self) -> u64;
+
+    /// Parse a move in the notation and check that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// Write a legal move in the notation (Salta jumps with a full path).
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// The pass move.
+    fn pass_move() -> Self::Move;
+
+    /// Legal moves as a fresh list.
+    fn legal_moves(&self) -> MoveList<Self::Move> {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// A human-readable board for a terminal; `color` adds ANSI colours.
+    fn render(&self, color: bool) -> String;
+}

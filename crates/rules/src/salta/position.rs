@@ -1,0 +1,602 @@
+use std::fmt;
+
+use super::geometry::{self, BOARD, SQUARE_SLOTS, Square, Squares, distance, parse_square, reflect, square_at, square_name};
+use super::rules::{Goal, LimitResult, SaltaRules};
+use crate::error::{MoveError, PositionError};
+use crate::game::GameKind;
+use crate::position::{EndReason, MoveList, Outcome, Position, Status};
+use crate::side::Side;
+use crate::zobrist;
+
+/// Star, moon or sun.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Star = 0,
+    Moon = 1,
+    Sun = 2,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Star, Kind::Moon, Kind::Sun];
+    /// Notation letter (upper case).
+    pub const fn letter(self) -> char {
+        match self {
+            Kind::Star => 'S',
+            Kind::Moon => 'M',
+            Kind::Sun => 'O',
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Star => "star",
+            Kind::Moon => "moon",
+            Kind::Sun => "sun",
+        }
+    }
+}
+
+/// One of the 30 distinct pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub side: Side,
+    pub kind: Kind,
+    /// 1..=5, the number of symbols.
+    pub number: u8,
+}
+
+/// Cell code of an empty square.
+pub(crate) const EMPTY: u8 = 0;
+/// Cell codes are `1 + side * 15 + kind * 5 + number - 1`.
+pub(crate) const CODES: usize = 31;
+
+impl Piece {
+    #[inline]
+    pub(crate) const fn code(self) -> u8 {
+        1 + self.side as u8 * 15 + self.kind as u8 * 5 + self.number - 1
+    }
+
+    #[inline]
+    pub(crate) const fn from_code(code: u8) -> Piece {
+        let c = code - 1;
+        let side = if c >= 15 { Side::Black } else { Side::White };
+        let id = c % 15;
+        let kind = match id / 5 {
+            0 => Kind::Star,
+            1 => Kind::Moon,
+            _ => Kind::Sun,
+        };
+        Piece { side, kind, number: id % 5 + 1 }
+    }
+
+    /// The notation token: `S1`, `m5`, `o3`.
+    pub fn token(self) -> String {
+        let l = self.kind.letter();
+        let l = if self.side == Side::White { l } else { l.to_ascii_lowercase() };
+        format!("{l}{}", self.number)
+    }
+
+    pub fn parse_token(s: &str) -> Option<Piece> {
+        let mut chars = s.chars();
+        let l = chars.next()?;
+        let n = chars.next()?;
+        if chars.next().is_some() {
+            return None;
+        }
+        let side = if l.is_ascii_uppercase() { Side::White } else { Side::Black };
+        let kind = match l.to_ascii_uppercase() {
+            'S' => Kind::Star,
+            'M' => Kind::Moon,
+            'O' => Kind::Sun,
+            _ => return None,
+        };
+        let number = n.to_digit(10)? as u8;
+        (1..=5).contains(&number).then_some(Piece { side, kind, number })
+    }
+
+    /// The piece's square in the start position.
+    pub const fn start_square(self) -> Square {
+        let y = self.kind as i32;
+        let x = 2 * (self.number as i32 - 1) + (y % 2);
+        let sq = match square_at(x, y) {
+            Some(s) => s,
+            None => 0,
+        };
+        match self.side {
+            Side::White => sq,
+            Side::Black => reflect(sq),
+        }
+    }
+
+    /// The square this piece must reach under `goal`.
+    pub const fn target(self, goal: Goal) -> Square {
+        match goal {
+            Goal::SymbolMatched => reflect(self.start_square()),
+            Goal::SevenRanks => {
+                // Star k -> rank 8, moon k -> rank 9, sun k -> rank 10, k-th
+                // dark square from the a-file (White; Black by reflection).
+                let y = 7 + self.kind as i32;
+                let x = 2 * (self.number as i32 - 1) + (y % 2);
+                let sq = match square_at(x, y) {
+                    Some(s) => s,
+                    None => 0,
+                };
+                match self.side {
+                    Side::White => sq,
+                    Side::Black => reflect(sq),
+                }
+            }
+        }
+    }
+}
+
+const TARGETS: [[u8; CODES]; 2] = {
+    let mut t = [[0xFF; CODES]; 2];
+    let mut code = 1;
+    while code < CODES {
+        let p = Piece::from_code(code as u8);
+        t[0][code] = p.target(Goal::SymbolMatched);
+        t[1][code] = p.target(Goal::SevenRanks);
+        code += 1;
+    }
+    t
+};
+
+#[inline(always)]
+pub(crate) const fn target_of(goal: Goal, code: u8) -> Square {
+    TARGETS[goal as usize][code as usize]
+}
+
+const PIECE_KEYS: [u64; CODES * SQUARE_SLOTS] = zobrist::keys(0x5A17A_0001);
+const CALL_KEYS: [u64; SQUARE_SLOTS] = zobrist::keys(0x5A17A_0002);
+const SIDE_KEY: u64 = zobrist::keys::<1>(0x5A17A_0003)[0];
+
+#[inline(always)]
+fn piece_key(code: u8, sq: Square) -> u64 {
+    PIECE_KEYS[code as usize * SQUARE_SLOTS + sq as usize]
+}
+
+/// Marks "no call pending" and the pass move's squares.
+pub(crate) const NONE: u8 = 0xFF;
+
+/// A Salta move: identified by start square, end square and the call flag
+/// (rulings.md: different jump paths between the same squares are one move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SaltaMove {
+    pub from: Square,
+    pub to: Square,
+    /// The move carries a Salta call.
+    pub call: bool,
+}
+
+impl SaltaMove {
+    pub const PASS: SaltaMove = SaltaMove { from: NONE, to: NONE, call: false };
+
+    #[inline]
+    pub const fn is_pass(self) -> bool {
+        self.from == NONE
+    }
+
+    /// Whether the move is a jump sequence (a step ends next to its start).
+    pub fn is_jump(self) -> bool {
+        !self.is_pass() && geometry::distance(self.from, self.to) >= 2
+    }
+}
+
+/// A validated Salta position.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SaltaPosition {
+    pub(crate) board: [u8; SQUARE_SLOTS],
+    pub(crate) occ: [u64; 2],
+    pub(crate) side: Side,
+    /// The called piece's square, or [`NONE`].
+    pub(crate) call: u8,
+    pub(crate) ply: u32,
+    /// How many of each side's pieces stand on their targets.
+    pub(crate) home: [u8; 2],
+    pub(crate) hash: u64,
+    pub(crate) rules: SaltaRules,
+}
+
+impl fmt::Debug for SaltaPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SaltaPosition({} [{}])", self.fen(), self.rules)
+    }
+}
+
+impl SaltaPosition {
+    /// The piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if !geometry::is_square(sq) {
+            return None;
+        }
+        let c = self.board[sq as usize];
+        (c != EMPTY).then(|| Piece::from_code(c))
+    }
+
+    /// The square of the called piece, when a call is pending.
+    pub fn pending_call(&self) -> Option<Square> {
+        (self.call != NONE).then_some(self.call)
+    }
+
+    /// Bitboard of one side's pieces.
+    pub fn pieces(&self, side: Side) -> u64 {
+        self.occ[side.index()]
+    }
+
+    /// The square a piece must reach under these rules.
+    pub fn target(&self, piece: Piece) -> Square {
+        piece.target(self.rules.goal)
+    }
+
+    /// Whether all 15 pieces of `side` stand on their targets.
+    pub fn completed(&self, side: Side) -> bool {
+        self.home[side.index()] == 15
+    }
+
+    /// The sum over `side`'s pieces of the diagonal steps each still needs to
+    /// reach its target on an empty board.
+    pub fn distance(&self, side: Side) -> u32 {
+        Squares(self.occ[side.index()])
+            .map(|sq| {
+                let code = self.board[sq as usize];
+                distance(sq, target_of(self.rules.goal, code))
+            })
+            .sum()
+    }
+
+    /// The outcome when a side has completed its goal, if it has.
+    pub(crate) fn goal_outcome(&self) -> Option<Outcome> {
+        let mover = !self.side;
+        if self.completed(mover) {
+            return Some(Outcome {
+                winner: Some(mover),
+                reason: EndReason::Goal,
+                margin: Some(self.distance(self.side)),
+            });
+        }
+        None
+    }
+
+    fn recompute_home(&self) -> [u8; 2] {
+        let mut home = [0u8; 2];
+        for side in Side::BOTH {
+            for sq in Squares(self.occ[side.index()]) {
+                if target_of(self.rules.goal, self.board[sq as usize]) == sq {
+                    home[side.index()] += 1;
+                }
+            }
+        }
+        home
+    }
+
+    fn parse_board(text: &str) -> Result<[u8; SQUARE_SLOTS], PositionError> {
+        let ranks: Vec<&str> = text.split('/').collect();
+        if ranks.len() != 10 {
+            return Err(PositionError::new(format!(
+                "board: expected 10 ranks separated by `/`, found {}",
+                ranks.len()
+            )));
+        }
+        let mut board = [EMPTY; SQUARE_SLOTS];
+        let mut seen: [Option<Square>; CODES] = [None; CODES];
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let y = 9 - i as i32;
+            let cells: Vec<&str> = rank_text.split(',').collect();
+            if cells.len() != 5 {
+                return Err(PositionError::new(format!(
+                    "rank {}: expected 5 squares, found {}",
+                    y + 1,
+                    cells.len()
+                )));
+            }
+            for (j, cell) in cells.iter().enumerate() {
+                let x = 2 * j as i32 + (y % 2);
+                let sq = square_at(x, y).expect("dark square");
+                if *cell == "." {
+                    continue;
+                }
+                let piece = Piece::parse_token(cell).ok_or_else(|| {
+                    PositionError::new(format!(
+                        "{}: `{cell}` is not a piece (S, M or O with 1-5, upper case White, lower case Black, or `.`)",
+                        square_name(sq)
+                    ))
+                })?;
+                let code = piece.code();
+                if let Some(prev) = seen[code as usize] {
+                    return Err(PositionError::new(format!(
+                        "{} {} {} stands on both {} and {}",
+                        piece.side,
+                        piece.kind.name(),
+                        piece.number,
+                        square_name(prev),
+                        square_name(sq)
+                    )));
+                }
+                seen[code as usize] = Some(sq);
+                board[sq as usize] = code;
+            }
+        }
+        for side in Side::BOTH {
+            let missing: Vec<String> = (1..CODES as u8)
+                .map(Piece::from_code)
+                .filter(|p| p.side == side && seen[p.code() as usize].is_none())
+                .map(Piece::token)
+                .collect();
+            if !missing.is_empty() {
+                return Err(PositionError::new(format!(
+                    "{side} has {} pieces, needs all 15; missing: {}",
+                    15 - missing.len(),
+                    missing.join(" ")
+                )));
+            }
+        }
+        Ok(board)
+    }
+
+    /// Build a position from its parts and validate it.
+    fn from_parts(
+        rules: SaltaRules,
+        board: [u8; SQUARE_SLOTS],
+        side: Side,
+        call: Option<Square>,
+        ply: u32,
+    ) -> Result<Self, PositionError> {
+        let mut occ = [0u64; 2];
+        for sq in Squares(BOARD) {
+            let c = board[sq as usize];
+            if c != EMPTY {
+                occ[Piece::from_code(c).side.index()] |= 1 << sq;
+            }
+        }
+        let mut pos = SaltaPosition {
+            board,
+            occ,
+            side,
+            call: call.unwrap_or(NONE),
+            ply,
+            home: [0; 2],
+            hash: 0,
+            rules,
+        };
+        pos.home = pos.recompute_home();
+        pos.hash = pos.compute_hash();
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    fn validate(&self) -> Result<(), PositionError> {
+        let expected = if self.ply % 2 == 0 { Side::White } else { Side::Black };
+        if self.side != expected {
+            return Err(PositionError::new(format!(
+                "ply {} with {} to move: White moves at even plies, Black at odd ones",
+                self.ply, self.side
+            )));
+        }
+        if self.completed(self.side) {
+            return Err(PositionError::new(format!(
+                "{} is to move but has already completed the goal; the game ended when the last piece arrived",
+                self.side
+            )));
+        }
+        if let Some(c) = self.pending_call() {
+            let caller = !self.side;
+            if !self.rules.calls {
+                return Err(PositionError::new(format!(
+                    "call on {}: rule set {} has no Salta calls (the field must be `-`)",
+                    square_name(c),
+                    self.rules
+                )));
+            }
+            match self.piece_at(c) {
+                Some(p) if p.side == caller => {}
+                _ => {
+                    return Err(PositionError::new(format!(
+                        "call on {}: no {caller} piece there ({caller} made the last move and the call)",
+                        square_name(c)
+                    )));
+                }
+            }
+            if self.completed(caller) {
+                return Err(PositionError::new(format!(
+                    "call on {}: {caller} has completed the goal, and a winning move carries no call",
+                    square_name(c)
+                )));
+            }
+            if self.call_replies(c) == 0 {
+                return Err(PositionError::new(format!(
+                    "call on {}: no {} piece can jump it, so nobody could answer the call",
+                    square_name(c),
+                    self.side
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Position for SaltaPosition {
+    type Move = SaltaMove;
+    type Rules = SaltaRules;
+    const KIND: GameKind = GameKind::Salta;
+
+    fn start(rules: SaltaRules) -> Self {
+        let mut board = [EMPTY; SQUARE_SLOTS];
+        for code in 1..CODES as u8 {
+            board[Piece::from_code(code).start_square() as usize] = code;
+        }
+        Self::from_parts(rules, board, Side::White, None, 0).expect("the start position is valid")
+    }
+
+    fn from_fen(rules: SaltaRules, fen: &str) -> Result<Self, PositionError> {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        if fields.len() != 4 {
+            return Err(PositionError::new(format!(
+                "expected 4 fields separated by single spaces (board, side, call, plies), found {}",
+                fields.len()
+            )));
+        }
+        let board = Self::parse_board(fields[0])?;
+        let side = Side::from_letter(fields[1])
+            .ok_or_else(|| PositionError::new(format!("side to move: expected `w` or `b`, found `{}`", fields[1])))?;
+        let call = match fields[2] {
+            "-" => None,
+            s => Some(parse_square(s).map_err(|e| PositionError::new(format!("call square: {e}")))?),
+        };
+        let ply = parse_ply(fields[3])?;
+        Self::from_parts(rules, board, side, call, ply)
+    }
+
+    fn fen(&self) -> String {
+        let mut s = String::with_capacity(120);
+        for y in (0..10).rev() {
+            for j in 0..5 {
+                let sq = square_at(2 * j + (y % 2), y).expect("dark square");
+                match self.piece_at(sq) {
+                    Some(p) => s.push_str(&p.token()),
+                    None => s.push('.'),
+                }
+                if j < 4 {
+                    s.push(',');
+                }
+            }
+            if y > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.side.letter());
+        s.push(' ');
+        match self.pending_call() {
+            Some(c) => s.push_str(&square_name(c)),
+            None => s.push('-'),
+        }
+        s.push(' ');
+        s.push_str(&self.ply.to_string());
+        s
+    }
+
+    fn rules(&self) -> &SaltaRules {
+        &self.rules
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn generate(&self, out: &mut MoveList<SaltaMove>) {
+        self.generate_moves(out);
+    }
+
+    fn count_moves(&self) -> u64 {
+        self.count_legal()
+    }
+
+    fn is_legal(&self, mv: SaltaMove) -> bool {
+        self.is_legal_move(mv)
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, mv: SaltaMove) {
+        let us = self.side.index();
+        if self.call != NONE {
+            self.hash ^= CALL_KEYS[self.call as usize];
+            self.call = NONE;
+        }
+        if !mv.is_pass() {
+            let code = self.board[mv.from as usize];
+            self.board[mv.from as usize] = EMPTY;
+            self.board[mv.to as usize] = code;
+            self.occ[us] ^= (1 << mv.from) | (1 << mv.to);
+            self.hash ^= piece_key(code, mv.from) ^ piece_key(code, mv.to);
+            let target = target_of(self.rules.goal, code);
+            if target == mv.from {
+                self.home[us] -= 1;
+            } else if target == mv.to {
+                self.home[us] += 1;
+            }
+            if mv.call {
+                self.call = mv.to;
+                self.hash ^= CALL_KEYS[mv.to as usize];
+            }
+        }
+        self.side = !self.side;
+        self.hash ^= SIDE_KEY;
+        self.ply += 1;
+    }
+
+    fn status(&self) -> Status {
+        if let Some(o) = self.goal_outcome() {
+            return Status::Over(o);
+        }
+        if let Some(n) = self.rules.move_limit {
+            if self.ply >= 2 * n {
+                let (dw, db) = (self.distance(Side::White), self.distance(Side::Black));
+                let outcome = match self.rules.limit_result {
+                    LimitResult::Draw => Outcome { winner: None, reason: EndReason::MoveLimit, margin: None },
+                    LimitResult::Scored => Outcome {
+                        winner: match dw.cmp(&db) {
+                            std::cmp::Ordering::Less => Some(Side::White),
+                            std::cmp::Ordering::Greater => Some(Side::Black),
+                            std::cmp::Ordering::Equal => None,
+                        },
+                        reason: EndReason::MoveLimit,
+                        margin: Some(dw.abs_diff(db)),
+                    },
+                };
+                return Status::Over(outcome);
+            }
+        }
+        Status::Ongoing
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for sq in Squares(BOARD) {
+            let c = self.board[sq as usize];
+            if c != EMPTY {
+                h ^= piece_key(c, sq);
+            }
+        }
+        if self.side == Side::Black {
+            h ^= SIDE_KEY;
+        }
+        if self.call != NONE {
+            h ^= CALL_KEYS[self.call as usize];
+        }
+        h
+    }
+
+    fn parse_move(&self, text: &str) -> Result<SaltaMove, MoveError> {
+        self.parse_move_text(text)
+    }
+
+    fn format_move(&self, mv: SaltaMove) -> String {
+        self.format_move_text(mv)
+    }
+
+    fn pass_move() -> SaltaMove {
+        SaltaMove::PASS
+    }
+
+    fn render(&self, color: bool) -> String {
+        self.render_board(color)
+    }
+}
+
+pub(crate) fn parse_ply(s: &str) -> Result<u32, PositionError> {
+    s.parse::<u32>().map_err(|_| {
+        PositionError::new(format!(
+            "plies played: expected a number 0 or more, found `{s}`"
+        ))
+    })
+}
