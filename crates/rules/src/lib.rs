@@ -9,8 +9,9 @@
 //! Rules are values: [`salta::SaltaRules`] and [`focus::FocusRules`] are
 //! small `Copy` structs of options with named presets.
 
+pub mod bits;
 pub mod error;
-//pub mod focus;
+pub mod focus;
 pub mod game;
 pub mod perft;
 pub mod position;

@@ -228,3 +228,9 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
     /// A human-readable board for a terminal; `color` adds ANSI colours.
     fn render(&self, color: bool) -> String;
 }
+
+/// The plies-played field of a position string.
+pub(crate) fn parse_ply(s: &str) -> Result<u32, PositionError> {
+    s.parse::<u32>()
+        .map_err(|_| PositionError::new(format!("plies played: expected a number 0 or more, found `{s}`")))
+}

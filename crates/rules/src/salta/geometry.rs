@@ -163,23 +163,7 @@ pub fn parse_square(s: &str) -> Result<Square, String> {
     square_at(x, rank - 1).ok_or_else(|| format!("{s}: a light square; Salta is played on the dark squares only"))
 }
 
-/// Iterate over the squares of a bitboard.
-#[derive(Clone, Copy, Debug)]
-pub struct Squares(pub u64);
-
-impl Iterator for Squares {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            let sq = self.0.trailing_zeros() as Square;
-            self.0 &= self.0 - 1;
-            Some(sq)
-        }
-    }
-}
+pub use crate::bits::Squares;
 
 #[cfg(test)]
 mod tests {

@@ -442,7 +442,7 @@ impl Position for SaltaPosition {
             "-" => None,
             s => Some(parse_square(s).map_err(|e| PositionError::new(format!("call square: {e}")))?),
         };
-        let ply = parse_ply(fields[3])?;
+        let ply = crate::position::parse_ply(fields[3])?;
         Self::from_parts(rules, board, side, call, ply)
     }
 
@@ -591,12 +591,4 @@ impl Position for SaltaPosition {
     fn render(&self, color: bool) -> String {
         self.render_board(color)
     }
-}
-
-pub(crate) fn parse_ply(s: &str) -> Result<u32, PositionError> {
-    s.parse::<u32>().map_err(|_| {
-        PositionError::new(format!(
-            "plies played: expected a number 0 or more, found `{s}`"
-        ))
-    })
 }

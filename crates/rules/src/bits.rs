@@ -1,0 +1,19 @@
+//! Bitboard helpers shared by both games.
+
+/// Iterate over the squares of a bitboard.
+#[derive(Clone, Copy, Debug)]
+pub struct Squares(pub u64);
+
+impl Iterator for Squares {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = self.0.trailing_zeros() as u8;
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+}
