@@ -1,1 +1,180 @@
-fn main(){}
+//! `monte`: the command line of Monte.
+
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use monte_rules::focus::FocusPosition;
+use monte_rules::perft::{divide, perft};
+use monte_rules::salta::SaltaPosition;
+use monte_rules::{GameKind, Position, RuleSet};
+
+mod bench;
+
+#[derive(Parser, Debug)]
+#[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move sequences of a given length (perft)
+    Perft {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Number of plies
+        #[arg(long, short)]
+        depth: u32,
+        /// One line `<move> <count>` per root move before the total
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves, one per line
+    Moves {
+        #[command(flatten)]
+        pos: PositionArgs,
+    },
+    /// Show the board and its position string
+    Show {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Moves to play from the position first, in the notation, separated by spaces
+        #[arg(long)]
+        moves: Option<String>,
+        /// Colours: auto (on a terminal only), always or never
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+    },
+    /// Perft over a fixed set of positions of both games: nodes per second
+    /// and a deterministic node total
+    Bench,
+}
+
+#[derive(Args, Debug, Clone)]
+struct PositionArgs {
+    /// The game
+    #[arg(long, short, value_parser = parse_game)]
+    game: GameKind,
+    /// The rule set: a preset name (`seed`), optionally followed by options,
+    /// e.g. `seed,move-limit=120`
+    #[arg(long, short, default_value = "seed")]
+    rules: String,
+    /// Moves per side after which the game ends (overrides the rule set's limit; 0 = none)
+    #[arg(long)]
+    move_limit: Option<u32>,
+    /// A position string (default: the start position)
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+fn parse_game(s: &str) -> Result<GameKind, String> {
+    s.parse().map_err(|e: monte_rules::RulesError| e.to_string())
+}
+
+impl PositionArgs {
+    fn rules<R: RuleSet>(&self) -> Result<R> {
+        let mut rules: R = self.rules.parse()?;
+        if let Some(n) = self.move_limit {
+            rules.set_option("move-limit", Some(&n.to_string()))?;
+        }
+        Ok(rules)
+    }
+
+    fn position<P: Position>(&self) -> Result<P> {
+        let rules = self.rules::<P::Rules>()?;
+        Ok(match &self.fen {
+            Some(f) => P::from_fen(rules, f.trim())?,
+            None => P::start(rules),
+        })
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Perft { pos, depth, divide } => match pos.game {
+            GameKind::Salta => cmd_perft::<SaltaPosition>(&pos, depth, divide),
+            GameKind::Focus => cmd_perft::<FocusPosition>(&pos, depth, divide),
+        },
+        Command::Moves { pos } => match pos.game {
+            GameKind::Salta => cmd_moves::<SaltaPosition>(&pos),
+            GameKind::Focus => cmd_moves::<FocusPosition>(&pos),
+        },
+        Command::Show { pos, moves, color } => {
+            let color = match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            match pos.game {
+                GameKind::Salta => cmd_show::<SaltaPosition>(&pos, moves.as_deref(), color),
+                GameKind::Focus => cmd_show::<FocusPosition>(&pos, moves.as_deref(), color),
+            }
+        }
+        Command::Bench => bench::run(),
+    }
+}
+
+fn cmd_perft<P: Position>(args: &PositionArgs, depth: u32, with_divide: bool) -> Result<()> {
+    let pos: P = args.position()?;
+    let start = Instant::now();
+    let nodes = if with_divide && depth > 0 {
+        let mut total = 0;
+        for (mv, n) in divide(&pos, depth) {
+            println!("{} {n}", pos.format_move(mv));
+            total += n;
+        }
+        total
+    } else {
+        perft(&pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("{:.3} s, {:.1} M nodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
+    println!("nodes {nodes}");
+    Ok(())
+}
+
+fn cmd_moves<P: Position>(args: &PositionArgs) -> Result<()> {
+    let pos: P = args.position()?;
+    if let monte_rules::Status::Over(o) = pos.status() {
+        eprintln!("the game is over: {o}");
+        return Ok(());
+    }
+    for mv in pos.legal_moves() {
+        println!("{}", pos.format_move(mv));
+    }
+    Ok(())
+}
+
+fn cmd_show<P: Position>(args: &PositionArgs, moves: Option<&str>, color: bool) -> Result<()> {
+    let mut pos: P = args.position()?;
+    if let Some(moves) = moves {
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let mv = pos.parse_move(text).with_context(|| format!("move {} of --moves", i + 1))?;
+            pos.play(mv).with_context(|| format!("move {} of --moves", i + 1))?;
+        }
+    }
+    print!("{}", pos.render(color));
+    println!("Position: {}", pos.fen());
+    if pos.rules().to_string() != P::Rules::default().to_string() {
+        println!("Rules: {}", pos.rules());
+    }
+    Ok(())
+}

@@ -15,7 +15,7 @@ pub mod focus;
 pub mod game;
 pub mod perft;
 pub mod position;
-//pub mod record;
+pub mod record;
 pub mod salta;
 pub mod side;
 mod zobrist;

@@ -185,10 +185,7 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
             return Err(MoveError::new(format!("the game is over: {outcome}")));
         }
         if !self.is_legal(mv) {
-            return Err(MoveError::new(format!(
-                "{}: not a legal move in this position",
-                self.format_move(mv)
-            )));
+            return Err(MoveError::new(format!("{}: not a legal move in this position", self.format_move(mv))));
         }
         self.play_unchecked(mv);
         Ok(())
@@ -231,6 +228,5 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
 
 /// The plies-played field of a position string.
 pub(crate) fn parse_ply(s: &str) -> Result<u32, PositionError> {
-    s.parse::<u32>()
-        .map_err(|_| PositionError::new(format!("plies played: expected a number 0 or more, found `{s}`")))
+    s.parse::<u32>().map_err(|_| PositionError::new(format!("plies played: expected a number 0 or more, found `{s}`")))
 }

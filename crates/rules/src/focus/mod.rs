@@ -12,7 +12,8 @@ pub use position::{FocusMove, FocusPosition, MoveKind, Stack};
 pub use rules::{FocusPreset, FocusRules, GroupMoves};
 
 /// The start position string of every rule set.
-pub const START_FEN: &str = ".,.,.,./b,b,w,w,b,b/.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./w,w,b,b,w,w/.,.,.,. w 0 0 0";
+pub const START_FEN: &str =
+    ".,.,.,./b,b,w,w,b,b/.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./w,w,b,b,w,w/.,.,.,. w 0 0 0";
 
 /// Pieces per side.
 pub const PIECES: u8 = 18;

@@ -10,10 +10,10 @@ impl FocusPosition {
     pub(crate) fn parse_move_text(&self, text: &str) -> Result<FocusMove, MoveError> {
         let t = text.trim();
         let err = |msg: String| Err(MoveError::new(format!("{t}: {msg}")));
-        if let Status::Over(o) = self.status() {
-            if o.reason == crate::EndReason::NoPieces {
-                return err(format!("the game is over: {o}"));
-            }
+        if let Status::Over(o) = self.status()
+            && o.reason == crate::EndReason::NoPieces
+        {
+            return err(format!("the game is over: {o}"));
         }
         let sq = |s: &str| parse_square(s).map_err(|e| MoveError::new(format!("{t}: {e}")));
         let side = self.side;
@@ -45,7 +45,10 @@ impl FocusPosition {
         match stack.top() {
             None => return err(format!("{}: no stack there", square_name(from))),
             Some(owner) if owner != side => {
-                return err(format!("{}: that stack is controlled by {owner}, and {side} is to move", square_name(from)));
+                return err(format!(
+                    "{}: that stack is controlled by {owner}, and {side} is to move",
+                    square_name(from)
+                ));
             }
             _ => {}
         }
@@ -96,10 +99,6 @@ impl FocusPosition {
             _ => {}
         }
         let mv = FocusMove { kind, from, to };
-        if self.is_legal(mv) {
-            Ok(mv)
-        } else {
-            err("not a legal move in this position".to_string())
-        }
+        if self.is_legal(mv) { Ok(mv) } else { err("not a legal move in this position".to_string()) }
     }
 }

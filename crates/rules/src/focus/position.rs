@@ -1,6 +1,6 @@
 use std::fmt;
 
-use super::geometry::{BOARD, Dir, OFF, RAY, REACH, Square, Squares, coords, square_at, shift};
+use super::geometry::{BOARD, Dir, OFF, RAY, REACH, Square, Squares, coords, shift, square_at};
 use super::rules::{FocusRules, GroupMoves};
 use super::{MAX_HEIGHT, PIECES};
 use crate::error::{MoveError, PositionError};
@@ -115,9 +115,9 @@ impl FocusMove {
     }
 }
 
-const STACK_KEYS: [u64; 64 * 64] = zobrist::keys(0xF0C05_0001);
-const RESERVE_KEYS: [u64; 2 * 64] = zobrist::keys(0xF0C05_0002);
-const SIDE_KEY: u64 = zobrist::keys::<1>(0xF0C05_0003)[0];
+static STACK_KEYS: [u64; 64 * 64] = zobrist::keys(0x000F_0C05_0001);
+static RESERVE_KEYS: [u64; 2 * 64] = zobrist::keys(0x000F_0C05_0002);
+const SIDE_KEY: u64 = zobrist::keys::<1>(0x000F_0C05_0003)[0];
 
 #[inline(always)]
 fn stack_key(stack: Stack, sq: Square) -> u64 {
@@ -240,9 +240,8 @@ impl FocusPosition {
         let merge = self.rules.group_moves == GroupMoves::Merge;
         for from in Squares(self.top[us]) {
             let h = self.stacks[from as usize].height() as usize;
-            for d in 0..4 {
-                for k in 1..=h {
-                    let to = RAY[from as usize][d][k];
+            for ray in &RAY[from as usize] {
+                for &to in &ray[1..=h] {
                     if to == OFF {
                         break;
                     }
@@ -309,7 +308,7 @@ impl FocusPosition {
     }
 
     fn validate(&self) -> Result<(), PositionError> {
-        let expected = if self.ply % 2 == 0 { Side::White } else { Side::Black };
+        let expected = if self.ply.is_multiple_of(2) { Side::White } else { Side::Black };
         if self.side != expected {
             return Err(PositionError::new(format!(
                 "ply {} with {} to move: White moves at even plies, Black at odd ones",
@@ -336,7 +335,13 @@ impl FocusPosition {
         Ok(())
     }
 
-    fn from_parts(rules: FocusRules, stacks: [Stack; 64], side: Side, reserve: [u8; 2], ply: u32) -> Result<Self, PositionError> {
+    fn from_parts(
+        rules: FocusRules,
+        stacks: [Stack; 64],
+        side: Side,
+        reserve: [u8; 2],
+        ply: u32,
+    ) -> Result<Self, PositionError> {
         let mut pos = FocusPosition {
             stacks: [Stack::EMPTY; 64],
             occ: 0,
@@ -418,7 +423,10 @@ impl Position for FocusPosition {
                     });
                 }
                 stacks[sq as usize] = Stack::from_pieces(&pieces).ok_or_else(|| {
-                    PositionError::new(format!("{name}: stack `{cell}` is {} high; a stack holds at most {MAX_HEIGHT}", pieces.len()))
+                    PositionError::new(format!(
+                        "{name}: stack `{cell}` is {} high; a stack holds at most {MAX_HEIGHT}",
+                        pieces.len()
+                    ))
                 })?;
             }
         }
@@ -516,7 +524,14 @@ impl Position for FocusPosition {
                 let colours = stack.0 as u32 & ((1 << h) - 1);
                 let group = colours >> (h - k);
                 let left = h - k;
-                self.set(mv.from, if left == 0 { Stack::EMPTY } else { Stack(((1u32 << left) | (colours & ((1 << left) - 1))) as u8) });
+                self.set(
+                    mv.from,
+                    if left == 0 {
+                        Stack::EMPTY
+                    } else {
+                        Stack(((1u32 << left) | (colours & ((1 << left) - 1))) as u8)
+                    },
+                );
                 let (mut bits, mut len) = (0u32, 0u32);
                 match self.rules.group_moves {
                     GroupMoves::Sweep => {
@@ -547,7 +562,14 @@ impl Position for FocusPosition {
                 let stack = self.stacks[mv.from as usize];
                 let h = stack.height();
                 let colours = stack.0 as u32 & ((1 << h) - 1);
-                self.set(mv.from, if h == 1 { Stack::EMPTY } else { Stack(((1u32 << (h - 1)) | (colours & ((1 << (h - 1)) - 1))) as u8) });
+                self.set(
+                    mv.from,
+                    if h == 1 {
+                        Stack::EMPTY
+                    } else {
+                        Stack(((1u32 << (h - 1)) | (colours & ((1 << (h - 1)) - 1))) as u8)
+                    },
+                );
                 let (fx, fy) = coords(mv.from);
                 let (tx, ty) = coords(mv.to);
                 let over = square_at((fx + tx) / 2, (fy + ty) / 2).expect("jumped square");
@@ -574,10 +596,10 @@ impl Position for FocusPosition {
         if self.lost() {
             return Status::Over(Outcome { winner: Some(!self.side), reason: EndReason::NoPieces, margin: None });
         }
-        if let Some(n) = self.rules.move_limit {
-            if self.ply >= 2 * n {
-                return Status::Over(Outcome { winner: None, reason: EndReason::MoveLimit, margin: None });
-            }
+        if let Some(n) = self.rules.move_limit
+            && self.ply >= 2 * n
+        {
+            return Status::Over(Outcome { winner: None, reason: EndReason::MoveLimit, margin: None });
         }
         Status::Ongoing
     }

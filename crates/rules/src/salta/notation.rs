@@ -40,11 +40,7 @@ impl SaltaPosition {
             if legal.len() == 1 && legal[0].is_pass() {
                 return Ok(SaltaMove::PASS);
             }
-            return err(format!(
-                "a pass is legal only when no other move is; {} has {} moves",
-                self.side,
-                legal.len()
-            ));
+            return err(format!("a pass is legal only when no other move is; {} has {} moves", self.side, legal.len()));
         }
         let (body, call) = match t.strip_suffix('+') {
             Some(b) => (b, true),
@@ -74,7 +70,14 @@ impl SaltaPosition {
         let to = *path.last().expect("two squares");
         match self.piece_at(from) {
             Some(p) if p.side == self.side => {}
-            Some(_) => return err(format!("{}: that piece is {}'s, and {} is to move", square_name(from), !self.side, self.side)),
+            Some(_) => {
+                return err(format!(
+                    "{}: that piece is {}'s, and {} is to move",
+                    square_name(from),
+                    !self.side,
+                    self.side
+                ));
+            }
             None => return err(format!("{}: no {} piece there", square_name(from), self.side)),
         }
         if is_step {
@@ -110,27 +113,23 @@ impl SaltaPosition {
                     if landed.contains(&b) {
                         return err(format!("lands on {} twice (or on its start square)", square_name(b)));
                     }
-                    if landed.len() == 1 {
-                        if let Some(c) = self.pending_call() {
-                            if over != c {
-                                return err(format!(
-                                    "a Salta call is pending on {}: the first jump must go over it",
-                                    square_name(c)
-                                ));
-                            }
-                        }
+                    if landed.len() == 1
+                        && let Some(c) = self.pending_call()
+                        && over != c
+                    {
+                        return err(format!(
+                            "a Salta call is pending on {}: the first jump must go over it",
+                            square_name(c)
+                        ));
                     }
                     landed.push(b);
                 }
             }
         }
-        if let Some(c) = self.pending_call() {
-            if is_step {
-                return err(format!(
-                    "a Salta call is pending on {}: the reply must be a jump over it",
-                    square_name(c)
-                ));
-            }
+        if let Some(c) = self.pending_call()
+            && is_step
+        {
+            return err(format!("a Salta call is pending on {}: the reply must be a jump over it", square_name(c)));
         }
         let mv = SaltaMove { from, to, call };
         if legal.contains(&mv) {

@@ -1,6 +1,8 @@
 use std::fmt;
 
-use super::geometry::{self, BOARD, SQUARE_SLOTS, Square, Squares, distance, parse_square, reflect, square_at, square_name};
+use super::geometry::{
+    self, BOARD, SQUARE_SLOTS, Square, Squares, distance, parse_square, reflect, square_at, square_name,
+};
 use super::rules::{Goal, LimitResult, SaltaRules};
 use crate::error::{MoveError, PositionError};
 use crate::game::GameKind;
@@ -146,9 +148,9 @@ pub(crate) const fn target_of(goal: Goal, code: u8) -> Square {
     TARGETS[goal as usize][code as usize]
 }
 
-const PIECE_KEYS: [u64; CODES * SQUARE_SLOTS] = zobrist::keys(0x5A17A_0001);
-const CALL_KEYS: [u64; SQUARE_SLOTS] = zobrist::keys(0x5A17A_0002);
-const SIDE_KEY: u64 = zobrist::keys::<1>(0x5A17A_0003)[0];
+static PIECE_KEYS: [u64; CODES * SQUARE_SLOTS] = zobrist::keys(0x0005_A17A_0001);
+const CALL_KEYS: [u64; SQUARE_SLOTS] = zobrist::keys(0x0005_A17A_0002);
+const SIDE_KEY: u64 = zobrist::keys::<1>(0x0005_A17A_0003)[0];
 
 #[inline(always)]
 fn piece_key(code: u8, sq: Square) -> u64 {
@@ -283,11 +285,7 @@ impl SaltaPosition {
             let y = 9 - i as i32;
             let cells: Vec<&str> = rank_text.split(',').collect();
             if cells.len() != 5 {
-                return Err(PositionError::new(format!(
-                    "rank {}: expected 5 squares, found {}",
-                    y + 1,
-                    cells.len()
-                )));
+                return Err(PositionError::new(format!("rank {}: expected 5 squares, found {}", y + 1, cells.len())));
             }
             for (j, cell) in cells.iter().enumerate() {
                 let x = 2 * j as i32 + (y % 2);
@@ -348,16 +346,7 @@ impl SaltaPosition {
                 occ[Piece::from_code(c).side.index()] |= 1 << sq;
             }
         }
-        let mut pos = SaltaPosition {
-            board,
-            occ,
-            side,
-            call: call.unwrap_or(NONE),
-            ply,
-            home: [0; 2],
-            hash: 0,
-            rules,
-        };
+        let mut pos = SaltaPosition { board, occ, side, call: call.unwrap_or(NONE), ply, home: [0; 2], hash: 0, rules };
         pos.home = pos.recompute_home();
         pos.hash = pos.compute_hash();
         pos.validate()?;
@@ -365,7 +354,7 @@ impl SaltaPosition {
     }
 
     fn validate(&self) -> Result<(), PositionError> {
-        let expected = if self.ply % 2 == 0 { Side::White } else { Side::Black };
+        let expected = if self.ply.is_multiple_of(2) { Side::White } else { Side::Black };
         if self.side != expected {
             return Err(PositionError::new(format!(
                 "ply {} with {} to move: White moves at even plies, Black at odd ones",
@@ -533,23 +522,23 @@ impl Position for SaltaPosition {
         if let Some(o) = self.goal_outcome() {
             return Status::Over(o);
         }
-        if let Some(n) = self.rules.move_limit {
-            if self.ply >= 2 * n {
-                let (dw, db) = (self.distance(Side::White), self.distance(Side::Black));
-                let outcome = match self.rules.limit_result {
-                    LimitResult::Draw => Outcome { winner: None, reason: EndReason::MoveLimit, margin: None },
-                    LimitResult::Scored => Outcome {
-                        winner: match dw.cmp(&db) {
-                            std::cmp::Ordering::Less => Some(Side::White),
-                            std::cmp::Ordering::Greater => Some(Side::Black),
-                            std::cmp::Ordering::Equal => None,
-                        },
-                        reason: EndReason::MoveLimit,
-                        margin: Some(dw.abs_diff(db)),
+        if let Some(n) = self.rules.move_limit
+            && self.ply >= 2 * n
+        {
+            let (dw, db) = (self.distance(Side::White), self.distance(Side::Black));
+            let outcome = match self.rules.limit_result {
+                LimitResult::Draw => Outcome { winner: None, reason: EndReason::MoveLimit, margin: None },
+                LimitResult::Scored => Outcome {
+                    winner: match dw.cmp(&db) {
+                        std::cmp::Ordering::Less => Some(Side::White),
+                        std::cmp::Ordering::Greater => Some(Side::Black),
+                        std::cmp::Ordering::Equal => None,
                     },
-                };
-                return Status::Over(outcome);
-            }
+                    reason: EndReason::MoveLimit,
+                    margin: Some(dw.abs_diff(db)),
+                },
+            };
+            return Status::Over(outcome);
         }
         Status::Ongoing
     }

@@ -22,8 +22,6 @@ impl SaltaPosition {
     pub(crate) fn render_board(&self, color: bool) -> String {
         let mut s = String::new();
         let call = self.pending_call();
-        let last_targets: u64 = 0;
-        let _ = last_targets;
         for y in (0..10).rev() {
             s.push_str(&format!("{:>3} ", y + 1));
             for x in 0..10 {
@@ -44,7 +42,12 @@ impl SaltaPosition {
                                     " · ".to_string()
                                 }
                             }
-                            Some(p) => format!("{}{}{}", symbol(p.kind, p.side), p.number, if call == Some(sq) { '!' } else { ' ' }),
+                            Some(p) => format!(
+                                "{}{}{}",
+                                symbol(p.kind, p.side),
+                                p.number,
+                                if call == Some(sq) { '!' } else { ' ' }
+                            ),
                         };
                         if color {
                             let bg = "\x1b[48;5;94m";
@@ -53,7 +56,8 @@ impl SaltaPosition {
                                 Some(Side::Black) => "\x1b[1;38;5;196m",
                                 None => "",
                             };
-                            let text = match self.piece_at(sq) {
+
+                            match self.piece_at(sq) {
                                 Some(p) => format!(
                                     "{}{}{}{}",
                                     if p.side == Side::White { "\x1b[48;5;255m" } else { "\x1b[48;5;232m" },
@@ -62,8 +66,7 @@ impl SaltaPosition {
                                     RESET
                                 ),
                                 None => format!("{bg}{text}{RESET}"),
-                            };
-                            text
+                            }
                         } else {
                             text
                         }
@@ -80,7 +83,9 @@ impl SaltaPosition {
         s.push('\n');
         s.push_str("    ★☆ star  ☾☽ moon  ☀☼ sun  (White ★☾☀, Black ☆☽☼; the digit is the number of symbols)\n");
         for side in Side::BOTH {
-            let home = Squares(self.pieces(side)).filter(|&sq| self.piece_at(sq).is_some_and(|p| self.target(p) == sq)).count();
+            let home = Squares(self.pieces(side))
+                .filter(|&sq| self.piece_at(sq).is_some_and(|p| self.target(p) == sq))
+                .count();
             s.push_str(&format!("    {side}: distance {}, {home}/15 on target\n", self.distance(side)));
         }
         match self.status() {

@@ -99,7 +99,8 @@ impl Default for SaltaRules {
     }
 }
 
-const OPTIONS: &[(&str, &str)] = &[("move-limit", "N moves per side, then the game is scored by distance (0 or `none`: off)")];
+const OPTIONS: &[(&str, &str)] =
+    &[("move-limit", "N moves per side, then the game is scored by distance (0 or `none`: off)")];
 
 impl RuleSet for SaltaRules {
     fn preset_names() -> &'static [&'static str] {
@@ -107,16 +108,9 @@ impl RuleSet for SaltaRules {
     }
 
     fn preset(name: &str) -> Result<Self, RulesError> {
-        SaltaPreset::ALL
-            .into_iter()
-            .find(|p| p.name() == name)
-            .map(Self::from_preset)
-            .ok_or_else(|| {
-                RulesError::new(format!(
-                    "unknown Salta rule set `{name}` (known: {})",
-                    Self::preset_names().join(", ")
-                ))
-            })
+        SaltaPreset::ALL.into_iter().find(|p| p.name() == name).map(Self::from_preset).ok_or_else(|| {
+            RulesError::new(format!("unknown Salta rule set `{name}` (known: {})", Self::preset_names().join(", ")))
+        })
     }
 
     fn preset_name(&self) -> &'static str {

@@ -1,0 +1,27 @@
+use monte_rules::{
+    Position,
+    focus::{FocusPosition, FocusRules},
+    salta::{SaltaPosition, SaltaRules},
+};
+fn walk<P: Position>(mut p: P, seed: u64, plies: usize) -> String {
+    let mut s = seed;
+    for _ in 0..plies {
+        let m = p.legal_moves();
+        if m.is_empty() {
+            break;
+        }
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        p.play_unchecked(m[(s % m.len() as u64) as usize]);
+    }
+    p.fen()
+}
+fn main() {
+    for (seed, plies) in [(1u64, 20), (2, 40), (3, 80), (4, 150)] {
+        println!("salta {}", walk(SaltaPosition::start(SaltaRules::seed()), seed, plies));
+    }
+    for (seed, plies) in [(1u64, 10), (2, 30), (3, 60), (4, 100)] {
+        println!("focus {}", walk(FocusPosition::start(FocusRules::seed()), seed, plies));
+    }
+}
