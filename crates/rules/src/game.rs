@@ -41,9 +41,14 @@ impl FromStr for GameKind {
     }
 }
 
-/// Whether a rule set draws by threefold repetition.
+/// How a rule set treats threefold repetition.
 pub trait RepetitionRule {
+    /// Whether threefold repetition ends the game.
     fn repetition_draw(&self) -> bool;
+    /// Who wins a game that ends in a draw (Focus `draw-goes-to-first`).
+    fn draw_winner(&self) -> Option<crate::Side> {
+        None
+    }
 }
 
 /// A game: the start position, the moves played and every position since.
@@ -96,7 +101,8 @@ where
             return s;
         }
         if self.position().rules().repetition_draw() && self.repetitions() >= 3 {
-            return Status::Over(Outcome { winner: None, reason: EndReason::Repetition, margin: None });
+            let winner = self.position().rules().draw_winner();
+            return Status::Over(Outcome { winner, reason: EndReason::Repetition, margin: None });
         }
         Status::Ongoing
     }

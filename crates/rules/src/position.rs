@@ -117,6 +117,8 @@ pub trait RuleSet:
     fn option_help() -> &'static [(&'static str, &'static str)];
     /// Moves per side after which the game ends, if any.
     fn move_limit(&self) -> Option<u32>;
+    /// Check that the options fit together (after [`RuleSet::set_option`]).
+    fn validate(&self) -> Result<(), RulesError>;
 }
 
 /// Parse `preset[,key[=value]]*`.
@@ -133,6 +135,7 @@ pub fn parse_rules<R: RuleSet>(s: &str) -> Result<R, RulesError> {
             None => rules.set_option(part, None)?,
         }
     }
+    rules.validate()?;
     Ok(rules)
 }
 

@@ -39,6 +39,28 @@ fn jump_closure(start: u64, opp: u64, empty: u64, dirs: &[Dir]) -> u64 {
     reached
 }
 
+/// The destination sets of the pieces that can move.
+#[derive(Clone, Copy, Default)]
+struct MoveSets {
+    sets: [(Square, u64); 15],
+    len: usize,
+}
+
+impl MoveSets {
+    #[inline(always)]
+    fn push(&mut self, from: Square, ends: u64) {
+        if ends != 0 {
+            self.sets[self.len] = (from, ends);
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn iter(&self) -> std::slice::Iter<'_, (Square, u64)> {
+        self.sets[..self.len].iter()
+    }
+}
+
 impl SaltaPosition {
     #[inline(always)]
     fn jump_dirs(&self) -> &'static [Dir] {
@@ -57,17 +79,6 @@ impl SaltaPosition {
         super::geometry::BOARD & !(self.occ[0] | self.occ[1])
     }
 
-    /// Ends of the jump sequences of the piece on `from` (a pending call is
-    /// not considered here).
-    #[inline(always)]
-    fn jump_ends(&self, from: Square, opp: u64, empty: u64) -> u64 {
-        let dirs = self.jump_dirs();
-        match self.rules.chains {
-            Chains::Single => one_jump(1 << from, opp, empty, dirs),
-            Chains::Optional | Chains::Forced => jump_closure(1 << from, opp, empty, dirs),
-        }
-    }
-
     /// Bitboard of our pieces that can answer a call on `c` (jump over it).
     pub(crate) fn call_replies(&self, c: Square) -> u64 {
         let own = self.occ[self.side.index()];
@@ -82,10 +93,34 @@ impl SaltaPosition {
         pieces
     }
 
-    /// Calls `f(from, ends)` for every piece with moves, where `ends` is the
-    /// set of squares it can move to (call flags not yet considered).
+    /// Ends of forced chains (`chains=forced`): a sequence must go on while
+    /// the piece can jump to a square it has not landed on, so whether a
+    /// square ends a sequence depends on the path; search the paths.
+    fn forced_chain_ends(&self, from: Square, opp: u64, empty: u64) -> u64 {
+        fn walk(sq: Square, landed: u64, opp: u64, empty: u64, dirs: &[Dir], ends: &mut u64) {
+            let next = one_jump(1 << sq, opp, empty, dirs) & !landed;
+            if next == 0 {
+                *ends |= 1 << sq;
+                return;
+            }
+            for n in Squares(next) {
+                walk(n, landed | (1 << n), opp, empty, dirs, ends);
+            }
+        }
+        let mut ends = 0;
+        let dirs = self.jump_dirs();
+        for first in Squares(one_jump(1 << from, opp, empty, dirs)) {
+            walk(first, (1 << from) | (1 << first), opp, empty, dirs, &mut ends);
+        }
+        ends
+    }
+
+    /// The squares each piece can move to, before calls: `(from, ends)` for
+    /// every piece with a move, with compulsory jumps, a pending call and the
+    /// blockade ban applied.
     #[inline(always)]
-    fn for_each_move_set(&self, mut f: impl FnMut(Square, u64)) {
+    fn move_sets(&self) -> MoveSets {
+        let mut sets = MoveSets::default();
         let us = self.side.index();
         let own = self.occ[us];
         let opp = self.occ[us ^ 1];
@@ -100,38 +135,72 @@ impl SaltaPosition {
                     let from = piece.trailing_zeros() as Square;
                     let ends = match self.rules.chains {
                         Chains::Single => landing,
-                        _ => landing | jump_closure(landing, opp, empty & !landing, self.jump_dirs()),
+                        _ => landing | jump_closure(landing, opp, empty, self.jump_dirs()),
                     };
-                    f(from, ends);
+                    sets.push(from, ends);
                 }
             }
-            return;
+            return sets;
         }
+        let jump_ends = |from: Square| match self.rules.chains {
+            Chains::Single => one_jump(1 << from, opp, empty, self.jump_dirs()),
+            Chains::Optional => jump_closure(1 << from, opp, empty, self.jump_dirs()),
+            Chains::Forced => self.forced_chain_ends(from, opp, empty),
+        };
         if self.rules.compulsory_jumps {
-            let mut any = false;
             for from in Squares(own) {
-                let ends = self.jump_ends(from, opp, empty);
-                if ends != 0 {
-                    any = true;
-                    f(from, ends);
+                sets.push(from, jump_ends(from));
+            }
+            if sets.len == 0 {
+                for from in Squares(own) {
+                    sets.push(from, neighbours(1 << from) & empty);
                 }
             }
-            if any {
-                return;
-            }
+        } else {
             for from in Squares(own) {
-                let steps = neighbours(1 << from) & empty;
-                if steps != 0 {
-                    f(from, steps);
-                }
+                sets.push(from, (neighbours(1 << from) & empty) | jump_ends(from));
             }
-            return;
         }
-        for from in Squares(own) {
-            let ends = (neighbours(1 << from) & empty) | self.jump_ends(from, opp, empty);
-            if ends != 0 {
-                f(from, ends);
+        if self.rules.blockade_ban {
+            self.ban_blockades(&mut sets);
+        }
+        sets
+    }
+
+    /// Remove the moves after which the opponent would have no move
+    /// (counting its steps and jumps), unless that removes every move.
+    fn ban_blockades(&self, sets: &mut MoveSets) {
+        let us = self.side.index();
+        let own = self.occ[us];
+        let opp = self.occ[us ^ 1];
+        let empty = self.empty();
+        let their_dirs: &[Dir] = if self.rules.forward_jumps_only {
+            match self.side {
+                Side::White => &Dir::SOUTH,
+                Side::Black => &Dir::NORTH,
             }
+        } else {
+            &Dir::ALL
+        };
+        let mut allowed = *sets;
+        let mut any = false;
+        for i in 0..sets.len {
+            let (from, ends) = sets.sets[i];
+            let mut keep = 0;
+            for to in Squares(ends) {
+                let moved = (1u64 << from) | (1u64 << to);
+                let own_after = own ^ moved;
+                let empty_after = empty ^ moved;
+                let can_step = neighbours(opp) & empty_after != 0;
+                if can_step || one_jump(opp, own_after, empty_after, their_dirs) != 0 {
+                    keep |= 1 << to;
+                }
+            }
+            allowed.sets[i].1 = keep;
+            any |= keep != 0;
+        }
+        if any {
+            *sets = allowed;
         }
     }
 
@@ -175,7 +244,8 @@ impl SaltaPosition {
             return;
         }
         let start = out.len();
-        self.for_each_move_set(|from, ends| {
+        let sets = self.move_sets();
+        for &(from, ends) in sets.iter() {
             let calls = self.callable(from, ends);
             for to in Squares(ends) {
                 out.push(SaltaMove { from, to, call: false });
@@ -183,7 +253,7 @@ impl SaltaPosition {
                     out.push(SaltaMove { from, to, call: true });
                 }
             }
-        });
+        }
         if out.len() == start {
             out.push(SaltaMove::PASS);
         }
@@ -194,10 +264,15 @@ impl SaltaPosition {
             return 0;
         }
         let mut n = 0u64;
-        self.for_each_move_set(|from, ends| {
+        for &(from, ends) in self.move_sets().iter() {
             n += (ends.count_ones() + self.callable(from, ends).count_ones()) as u64;
-        });
+        }
         if n == 0 { 1 } else { n }
+    }
+
+    /// Whether `(from, to)` is among the move sets (call flag ignored).
+    pub(crate) fn move_sets_contain(&self, mv: SaltaMove) -> bool {
+        self.move_sets().iter().any(|&(from, ends)| from == mv.from && ends & (1 << mv.to) != 0)
     }
 
     pub(crate) fn is_legal_move(&self, mv: SaltaMove) -> bool {
@@ -214,13 +289,9 @@ impl SaltaPosition {
         if !super::geometry::is_square(mv.from) || !super::geometry::is_square(mv.to) {
             return false;
         }
-        let mut legal = false;
-        self.for_each_move_set(|from, ends| {
-            if from == mv.from && ends & (1 << mv.to) != 0 {
-                legal = !mv.call || self.callable(from, ends) & (1 << mv.to) != 0;
-            }
-        });
-        legal
+        self.move_sets().iter().any(|&(from, ends)| {
+            from == mv.from && ends & (1 << mv.to) != 0 && (!mv.call || self.callable(from, ends) & (1 << mv.to) != 0)
+        })
     }
 
     /// A path of landing squares (without the start) for a legal jump move,
@@ -230,6 +301,9 @@ impl SaltaPosition {
         let opp = self.occ[us ^ 1];
         let empty = self.empty();
         let dirs = self.jump_dirs();
+        if self.rules.chains == Chains::Forced && self.call == NONE {
+            return self.forced_chain_path(from, to);
+        }
         // Breadth-first search over landing squares; parent links give the path.
         let mut parent = [NONE; super::geometry::SQUARE_SLOTS];
         let mut queue: Vec<Square> = Vec::with_capacity(32);
@@ -273,6 +347,42 @@ impl SaltaPosition {
             }
         }
         None
+    }
+
+    /// A complete forced chain (one that cannot go on) from `from` to `to`.
+    fn forced_chain_path(&self, from: Square, to: Square) -> Option<Vec<Square>> {
+        let opp = self.occ[self.side.index() ^ 1];
+        let empty = self.empty();
+        let dirs = self.jump_dirs();
+        fn walk(path: &mut Vec<Square>, landed: u64, to: Square, opp: u64, empty: u64, dirs: &[Dir]) -> bool {
+            let sq = *path.last().expect("path starts with a landing");
+            let next = one_jump(1 << sq, opp, empty, dirs) & !landed;
+            if next == 0 {
+                return sq == to;
+            }
+            for n in Squares(next) {
+                path.push(n);
+                if walk(path, landed | (1 << n), to, opp, empty, dirs) {
+                    return true;
+                }
+                path.pop();
+            }
+            false
+        }
+        for first in Squares(one_jump(1 << from, opp, empty, dirs)) {
+            let mut path = vec![first];
+            if walk(&mut path, (1 << from) | (1 << first), to, opp, empty, dirs) {
+                return Some(path);
+            }
+        }
+        None
+    }
+
+    /// Whether the piece that started on `origin` and has landed on the
+    /// squares of `landed` (a bitboard, with `origin`) could jump on from `sq`.
+    pub(crate) fn can_jump_on(&self, sq: Square, landed: u64) -> bool {
+        let opp = self.occ[self.side.index() ^ 1];
+        one_jump(1 << sq, opp, self.empty(), self.jump_dirs()) & !landed != 0
     }
 
     /// Whether one hop from `a` to `b` is a jump over an opponent piece onto

@@ -3,6 +3,7 @@
 
 use super::geometry::{Square, distance, parse_square, square_name};
 use super::position::{SaltaMove, SaltaPosition};
+use super::rules::Chains;
 use crate::error::MoveError;
 use crate::position::{MoveList, Position};
 
@@ -124,6 +125,18 @@ impl SaltaPosition {
                     }
                     landed.push(b);
                 }
+                if self.rules.chains == Chains::Single && path.len() > 2 {
+                    return err(format!("rule set {} allows one jump per move", self.rules));
+                }
+                if self.rules.chains == Chains::Forced {
+                    let landed_bits = landed.iter().fold(0u64, |b, &s| b | (1 << s));
+                    if self.can_jump_on(to, landed_bits) {
+                        return err(format!(
+                            "the sequence must go on: in rule set {} a piece that can jump again must",
+                            self.rules
+                        ));
+                    }
+                }
             }
         }
         if let Some(c) = self.pending_call()
@@ -152,6 +165,13 @@ impl SaltaPosition {
         }
         if self.rules.compulsory_jumps && legal.iter().any(|m| m.is_jump()) && !mv.is_jump() {
             return err("a jump is available, and jumping is compulsory".to_string());
+        }
+        if self.rules.blockade_ban {
+            let mut unbanned = self.clone();
+            unbanned.rules.blockade_ban = false;
+            if unbanned.move_sets_contain(mv) {
+                return err(format!("it would leave {} without a move (blockade), and other moves do not", !self.side));
+            }
         }
         err(format!("the piece on {} cannot reach {}", square_name(from), square_name(to)))
     }

@@ -248,15 +248,24 @@ impl SaltaPosition {
 
     /// The outcome when a side has completed its goal, if it has.
     pub(crate) fn goal_outcome(&self) -> Option<Outcome> {
-        let mover = !self.side;
-        if self.completed(mover) {
-            return Some(Outcome {
-                winner: Some(mover),
-                reason: EndReason::Goal,
-                margin: Some(self.distance(self.side)),
-            });
+        let win = |winner: Side| Outcome {
+            winner: Some(winner),
+            reason: EndReason::Goal,
+            margin: Some(self.distance(!winner)),
+        };
+        let (white, black) = (self.completed(Side::White), self.completed(Side::Black));
+        if self.rules.equalising_move {
+            // White completing first gives Black one more move (his turn
+            // now): drawn if it completes Black's goal too, White's otherwise.
+            return match (white, black) {
+                (true, true) => Some(Outcome { winner: None, reason: EndReason::Goal, margin: None }),
+                (false, true) => Some(win(Side::Black)),
+                (true, false) if self.side == Side::White => Some(win(Side::White)),
+                _ => None,
+            };
         }
-        None
+        let mover = !self.side;
+        self.completed(mover).then(|| win(mover))
     }
 
     fn recompute_home(&self) -> [u8; 2] {
@@ -361,7 +370,13 @@ impl SaltaPosition {
                 self.ply, self.side
             )));
         }
-        if self.completed(self.side) {
+        if self.rules.equalising_move {
+            if self.completed(Side::Black) && self.side == Side::Black {
+                return Err(PositionError::new(
+                    "Black is to move but has already completed the goal; Black wins the moment he completes",
+                ));
+            }
+        } else if self.completed(self.side) {
             return Err(PositionError::new(format!(
                 "{} is to move but has already completed the goal; the game ended when the last piece arrived",
                 self.side

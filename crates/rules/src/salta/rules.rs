@@ -38,20 +38,28 @@ pub enum LimitResult {
 /// The named presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SaltaPreset {
+    /// The source text (rulings.md).
     Seed,
+    /// The tournament rules of 1900-1909 (Meyers Konversations-Lexikon).
+    Meyer1908,
+    /// Salta as the Ludii system encodes it.
+    Ludii,
 }
 
 impl SaltaPreset {
-    pub const ALL: [SaltaPreset; 1] = [SaltaPreset::Seed];
+    pub const ALL: [SaltaPreset; 3] = [SaltaPreset::Seed, SaltaPreset::Meyer1908, SaltaPreset::Ludii];
     pub const fn name(self) -> &'static str {
         match self {
             SaltaPreset::Seed => "seed",
+            SaltaPreset::Meyer1908 => "meyer1908",
+            SaltaPreset::Ludii => "ludii",
         }
     }
 }
 
-/// A Salta rule set. Build one from a preset ([`SaltaRules::seed`]) and
-/// adjust options with [`RuleSet::set_option`].
+/// A Salta rule set. Build one from a preset ([`SaltaRules::seed`],
+/// [`SaltaRules::meyer1908`], [`SaltaRules::ludii`]) and adjust options with
+/// [`RuleSet::set_option`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SaltaRules {
     pub preset: SaltaPreset,
@@ -63,6 +71,10 @@ pub struct SaltaRules {
     /// Moves may carry a Salta call that forces the reply.
     pub calls: bool,
     pub goal: Goal,
+    /// A move may not leave the opponent without a move, unless every move would.
+    pub blockade_ban: bool,
+    /// When White completes first, Black has one more move to draw.
+    pub equalising_move: bool,
     /// Moves per side after which the game ends.
     pub move_limit: Option<u32>,
     pub limit_result: LimitResult,
@@ -80,16 +92,74 @@ impl SaltaRules {
             compulsory_jumps: false,
             calls: true,
             goal: Goal::SymbolMatched,
+            blockade_ban: false,
+            equalising_move: false,
             move_limit: None,
             limit_result: LimitResult::Scored,
             repetition_draw: true,
         }
     }
 
-    fn from_preset(preset: SaltaPreset) -> Self {
+    /// The tournament rules of 1900-1909 (rulings.md, `meyer1908`).
+    pub const fn meyer1908() -> Self {
+        SaltaRules {
+            preset: SaltaPreset::Meyer1908,
+            forward_jumps_only: true,
+            chains: Chains::Single,
+            compulsory_jumps: true,
+            calls: false,
+            goal: Goal::SevenRanks,
+            blockade_ban: true,
+            equalising_move: true,
+            move_limit: Some(120),
+            limit_result: LimitResult::Scored,
+            repetition_draw: false,
+        }
+    }
+
+    /// Ludii's Salta (rulings.md, `ludii`).
+    pub const fn ludii() -> Self {
+        SaltaRules {
+            preset: SaltaPreset::Ludii,
+            forward_jumps_only: false,
+            chains: Chains::Forced,
+            compulsory_jumps: true,
+            calls: false,
+            goal: Goal::SymbolMatched,
+            blockade_ban: false,
+            equalising_move: false,
+            move_limit: Some(1250),
+            limit_result: LimitResult::Draw,
+            repetition_draw: false,
+        }
+    }
+
+    pub const fn from_preset(preset: SaltaPreset) -> Self {
         match preset {
             SaltaPreset::Seed => Self::seed(),
+            SaltaPreset::Meyer1908 => Self::meyer1908(),
+            SaltaPreset::Ludii => Self::ludii(),
         }
+    }
+
+    /// Reject options that do not fit together.
+    fn check_options(&self) -> Result<(), RulesError> {
+        if self.calls && self.compulsory_jumps {
+            return Err(RulesError::new(
+                "calls=on with compulsory-jumps=on: a Salta call forces a jump, which compulsory jumps already do; choose one",
+            ));
+        }
+        if self.calls && self.chains == Chains::Forced {
+            return Err(RulesError::new(
+                "calls=on with chains=forced: a forced chain leaves the reply to a call no choice of where to stop; use chains=optional or single",
+            ));
+        }
+        if self.move_limit.is_none() && !self.repetition_draw {
+            return Err(RulesError::new(
+                "repetition=off needs a move limit, or a game could go on for ever (e.g. move-limit=120)",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -99,12 +169,54 @@ impl Default for SaltaRules {
     }
 }
 
-const OPTIONS: &[(&str, &str)] =
-    &[("move-limit", "N moves per side, then the game is scored by distance (0 or `none`: off)")];
+const OPTIONS: &[(&str, &str)] = &[
+    ("jumps", "any | forward: the directions a piece may jump in"),
+    ("chains", "optional | single | forced: whether a jump sequence may, may not, or must go on"),
+    ("compulsory-jumps", "on | off: when a jump exists, the side to move must jump"),
+    ("calls", "on | off: Salta calls (a trailing + on a move) force the reply to jump"),
+    ("goal", "symbols | seven-ranks: the opponent's matching start squares, or seven ranks forward"),
+    ("blockade-ban", "on | off: a move may not leave the opponent without a move (unless all would)"),
+    ("equalising-move", "on | off: when White completes first, Black has one more move to draw"),
+    ("move-limit", "N | none: moves per side after which the game ends"),
+    ("limit-result", "scored | draw: at the move limit the smaller distance wins, or the game is drawn"),
+    ("repetition", "on | off: threefold repetition draws"),
+];
+
+pub(crate) fn parse_switch(key: &str, value: Option<&str>) -> Result<bool, RulesError> {
+    match value {
+        None | Some("on" | "yes" | "true") => Ok(true),
+        Some("off" | "no" | "false") => Ok(false),
+        Some(v) => Err(RulesError::new(format!("option {key}: expected on or off, found `{v}`"))),
+    }
+}
+
+fn parse_choice<T: Copy>(key: &str, value: Option<&str>, choices: &[(&str, T)]) -> Result<T, RulesError> {
+    let names = || choices.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" or ");
+    let v = value.ok_or_else(|| RulesError::new(format!("option {key} needs a value: {}", names())))?;
+    choices
+        .iter()
+        .find(|(n, _)| *n == v)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| RulesError::new(format!("option {key}: expected {}, found `{v}`", names())))
+}
+
+const JUMPS: &[(&str, bool)] = &[("any", false), ("forward", true)];
+const CHAINS: &[(&str, Chains)] =
+    &[("optional", Chains::Optional), ("single", Chains::Single), ("forced", Chains::Forced)];
+const GOALS: &[(&str, Goal)] = &[("symbols", Goal::SymbolMatched), ("seven-ranks", Goal::SevenRanks)];
+const LIMIT_RESULTS: &[(&str, LimitResult)] = &[("scored", LimitResult::Scored), ("draw", LimitResult::Draw)];
+
+fn name_of<T: PartialEq + Copy>(choices: &[(&'static str, T)], v: T) -> &'static str {
+    choices.iter().find(|(_, t)| *t == v).map_or("?", |(n, _)| *n)
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b { "on" } else { "off" }
+}
 
 impl RuleSet for SaltaRules {
     fn preset_names() -> &'static [&'static str] {
-        &["seed"]
+        &["seed", "meyer1908", "ludii"]
     }
 
     fn preset(name: &str) -> Result<Self, RulesError> {
@@ -119,15 +231,24 @@ impl RuleSet for SaltaRules {
 
     fn set_option(&mut self, key: &str, value: Option<&str>) -> Result<(), RulesError> {
         match key {
-            "move-limit" => {
-                self.move_limit = parse_limit(value)?;
-                Ok(())
+            "jumps" => self.forward_jumps_only = parse_choice(key, value, JUMPS)?,
+            "chains" => self.chains = parse_choice(key, value, CHAINS)?,
+            "compulsory-jumps" => self.compulsory_jumps = parse_switch(key, value)?,
+            "calls" => self.calls = parse_switch(key, value)?,
+            "goal" => self.goal = parse_choice(key, value, GOALS)?,
+            "blockade-ban" => self.blockade_ban = parse_switch(key, value)?,
+            "equalising-move" => self.equalising_move = parse_switch(key, value)?,
+            "move-limit" => self.move_limit = parse_limit(value)?,
+            "limit-result" => self.limit_result = parse_choice(key, value, LIMIT_RESULTS)?,
+            "repetition" => self.repetition_draw = parse_switch(key, value)?,
+            _ => {
+                return Err(RulesError::new(format!(
+                    "unknown Salta option `{key}` (known: {})",
+                    OPTIONS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+                )));
             }
-            _ => Err(RulesError::new(format!(
-                "unknown Salta option `{key}` (known: {})",
-                OPTIONS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
-            ))),
         }
+        Ok(())
     }
 
     fn option_help() -> &'static [(&'static str, &'static str)] {
@@ -136,6 +257,10 @@ impl RuleSet for SaltaRules {
 
     fn move_limit(&self) -> Option<u32> {
         self.move_limit
+    }
+
+    fn validate(&self) -> Result<(), RulesError> {
+        self.check_options()
     }
 }
 
@@ -157,11 +282,38 @@ impl fmt::Display for SaltaRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let base = Self::from_preset(self.preset);
         f.write_str(self.preset.name())?;
+        if self.forward_jumps_only != base.forward_jumps_only {
+            write!(f, ",jumps={}", name_of(JUMPS, self.forward_jumps_only))?;
+        }
+        if self.chains != base.chains {
+            write!(f, ",chains={}", name_of(CHAINS, self.chains))?;
+        }
+        if self.compulsory_jumps != base.compulsory_jumps {
+            write!(f, ",compulsory-jumps={}", on_off(self.compulsory_jumps))?;
+        }
+        if self.calls != base.calls {
+            write!(f, ",calls={}", on_off(self.calls))?;
+        }
+        if self.goal != base.goal {
+            write!(f, ",goal={}", name_of(GOALS, self.goal))?;
+        }
+        if self.blockade_ban != base.blockade_ban {
+            write!(f, ",blockade-ban={}", on_off(self.blockade_ban))?;
+        }
+        if self.equalising_move != base.equalising_move {
+            write!(f, ",equalising-move={}", on_off(self.equalising_move))?;
+        }
         if self.move_limit != base.move_limit {
             match self.move_limit {
                 Some(n) => write!(f, ",move-limit={n}")?,
                 None => f.write_str(",move-limit=none")?,
             }
+        }
+        if self.limit_result != base.limit_result {
+            write!(f, ",limit-result={}", name_of(LIMIT_RESULTS, self.limit_result))?;
+        }
+        if self.repetition_draw != base.repetition_draw {
+            write!(f, ",repetition={}", on_off(self.repetition_draw))?;
         }
         Ok(())
     }
