@@ -3,7 +3,8 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use monte_rules::Position;
+use monte_rules::game::RepetitionRule;
+use monte_rules::{EndReason, MoveList, Outcome, Position, Status};
 use monte_rules::focus::FocusPosition;
 use monte_rules::perft::perft;
 use monte_rules::salta::SaltaPosition;
@@ -62,5 +63,121 @@ pub fn run() -> Result<()> {
     let (sn, _) = run_set::<SaltaPosition>("salta", SALTA)?;
     let (fnodes, _) = run_set::<FocusPosition>("focus", FOCUS)?;
     println!("total nodes {}", sn + fnodes);
+    Ok(())
+}
+
+/// A small, fast random number generator (wyrand) for random playouts.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
+        let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xE703_7ED1_A0B4_28DB) as u128);
+        ((t >> 64) as u64) ^ (t as u64)
+    }
+    /// Uniform in `0..n` (n > 0).
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// Tally of finished playouts.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    games: u64,
+    moves: u64,
+    /// (winner, reason) -> count
+    endings: std::collections::BTreeMap<String, u64>,
+}
+
+/// Play one game of uniformly random legal moves from `start` to its end
+/// (goal, move limit, threefold repetition when the rules have it).
+fn playout<P: Position>(start: &P, rng: &mut Rng, seen: &mut std::collections::HashMap<u64, u8>) -> (u64, Outcome)
+where
+    P::Rules: RepetitionRule,
+{
+    let repetition = start.rules().repetition_draw();
+    let mut pos = start.clone();
+    let mut moves = MoveList::new();
+    let mut plies = 0u64;
+    seen.clear();
+    loop {
+        if let Status::Over(o) = pos.status() {
+            return (plies, o);
+        }
+        if repetition {
+            let n = seen.entry(pos.hash()).or_insert(0);
+            *n += 1;
+            if *n >= 3 {
+                let o = Outcome { winner: pos.rules().draw_winner(), reason: EndReason::Repetition, margin: None };
+                return (plies, o);
+            }
+        }
+        moves.clear();
+        pos.generate(&mut moves);
+        let mv = moves[rng.below(moves.len())];
+        pos.play_unchecked(mv);
+        plies += 1;
+    }
+}
+
+pub fn playouts<P: Position>(start: P, seconds: f64, threads: usize, seed: u64) -> Result<()>
+where
+    P::Rules: RepetitionRule,
+{
+    anyhow::ensure!(threads >= 1, "--threads must be 1 or more");
+    anyhow::ensure!(seconds > 0.0, "--seconds must be more than 0");
+    let begin = Instant::now();
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let start = start.clone();
+                scope.spawn(move || {
+                    let mut rng = Rng::new(seed.wrapping_add(t as u64));
+                    let mut seen = std::collections::HashMap::new();
+                    let mut tally = Tally::default();
+                    while begin.elapsed().as_secs_f64() < seconds {
+                        let (plies, o) = playout(&start, &mut rng, &mut seen);
+                        tally.games += 1;
+                        tally.moves += plies;
+                        let key = match o.winner {
+                            Some(side) => format!("{side} wins by {}", o.reason.name()),
+                            None => format!("draw by {}", o.reason.name()),
+                        };
+                        *tally.endings.entry(key).or_insert(0) += 1;
+                    }
+                    tally
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("playout thread")).collect()
+    });
+    let secs = begin.elapsed().as_secs_f64();
+    let mut total = Tally::default();
+    for t in tallies {
+        total.games += t.games;
+        total.moves += t.moves;
+        for (k, v) in t.endings {
+            *total.endings.entry(k).or_insert(0) += v;
+        }
+    }
+    println!("{} rules {}: {threads} thread(s), {secs:.2} s", P::KIND, start.rules());
+    println!(
+        "games {}  {:.1} games/s  moves {}  {:.0} moves/s  {:.1} moves/game",
+        total.games,
+        total.games as f64 / secs,
+        total.moves,
+        total.moves as f64 / secs,
+        total.moves as f64 / total.games.max(1) as f64
+    );
+    for (k, v) in &total.endings {
+        println!("  {k}: {v} ({:.1}%)", 100.0 * *v as f64 / total.games.max(1) as f64);
+    }
     Ok(())
 }

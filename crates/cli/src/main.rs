@@ -48,9 +48,32 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
     },
-    /// Perft over a fixed set of positions of both games: nodes per second
-    /// and a deterministic node total
-    Bench,
+    /// Benchmarks. Without a subcommand: perft over a fixed set of
+    /// positions of both games (nodes per second and a deterministic node
+    /// total)
+    Bench {
+        #[command(subcommand)]
+        kind: Option<BenchKind>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchKind {
+    /// Whole games of uniformly random legal moves: games/s, moves/s and
+    /// how the games ended
+    Playouts {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// How long to play
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        /// Threads playing games in parallel
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the random moves (each thread adds its index)
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(Args, Debug, Clone)]
@@ -65,6 +88,12 @@ struct PositionArgs {
     /// Moves per side after which the game ends (overrides the rule set's limit; 0 = none)
     #[arg(long)]
     move_limit: Option<u32>,
+    /// Focus: a drawn game is a win for White (Sackson's rule against mirror play)
+    #[arg(long)]
+    draw_goes_to_first: bool,
+    /// Set any rule option, e.g. `-o chains=forced` (repeatable; see docs/rules.md)
+    #[arg(long = "option", short = 'o', value_name = "KEY[=VALUE]")]
+    options: Vec<String>,
     /// A position string (default: the start position)
     #[arg(long)]
     fen: Option<String>,
@@ -87,6 +116,16 @@ impl PositionArgs {
         if let Some(n) = self.move_limit {
             rules.set_option("move-limit", Some(&n.to_string()))?;
         }
+        if self.draw_goes_to_first {
+            rules.set_option("draw-goes-to-first", None)?;
+        }
+        for opt in &self.options {
+            match opt.split_once('=') {
+                Some((k, v)) => rules.set_option(k.trim(), Some(v.trim()))?,
+                None => rules.set_option(opt.trim(), None)?,
+            }
+        }
+        rules.validate()?;
         Ok(rules)
     }
 
@@ -128,7 +167,11 @@ fn run(cli: Cli) -> Result<()> {
                 GameKind::Focus => cmd_show::<FocusPosition>(&pos, moves.as_deref(), color),
             }
         }
-        Command::Bench => bench::run(),
+        Command::Bench { kind: None } => bench::run(),
+        Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed }) } => match pos.game {
+            GameKind::Salta => bench::playouts::<SaltaPosition>(pos.position()?, seconds, threads, seed),
+            GameKind::Focus => bench::playouts::<FocusPosition>(pos.position()?, seconds, threads, seed),
+        },
     }
 }
 

@@ -147,18 +147,21 @@ impl SaltaPosition {
             Chains::Optional => jump_closure(1 << from, opp, empty, self.jump_dirs()),
             Chains::Forced => self.forced_chain_ends(from, opp, empty),
         };
-        if self.rules.compulsory_jumps {
-            for from in Squares(own) {
+        // The pieces that have a first jump, found for all pieces at once.
+        let mut jumpers = 0;
+        for &d in self.jump_dirs() {
+            let landings = shift(shift(own, d) & opp, d) & empty;
+            jumpers |= shift(shift(landings, d.opposite()), d.opposite());
+        }
+        if self.rules.compulsory_jumps && jumpers != 0 {
+            for from in Squares(jumpers) {
                 sets.push(from, jump_ends(from));
-            }
-            if sets.len == 0 {
-                for from in Squares(own) {
-                    sets.push(from, neighbours(1 << from) & empty);
-                }
             }
         } else {
             for from in Squares(own) {
-                sets.push(from, (neighbours(1 << from) & empty) | jump_ends(from));
+                let steps = neighbours(1 << from) & empty;
+                let jumps = if jumpers & (1 << from) != 0 { jump_ends(from) } else { 0 };
+                sets.push(from, steps | jumps);
             }
         }
         if self.rules.blockade_ban {
