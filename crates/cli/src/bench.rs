@@ -3,11 +3,11 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use monte_rules::game::RepetitionRule;
-use monte_rules::{EndReason, MoveList, Outcome, Position, Status};
 use monte_rules::focus::FocusPosition;
+use monte_rules::game::RepetitionRule;
 use monte_rules::perft::perft;
 use monte_rules::salta::SaltaPosition;
+use monte_rules::{EndReason, MoveList, Outcome, Position, Status};
 
 /// (position string, depth). The start positions and positions from the
 /// opening, middle and end of games, with pending calls and tall stacks.

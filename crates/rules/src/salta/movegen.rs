@@ -17,11 +17,33 @@ use crate::side::Side;
 /// Squares reached by one jump from any square of `from`.
 #[inline(always)]
 fn one_jump(from: u64, opp: u64, empty: u64, dirs: &[Dir]) -> u64 {
+    use Dir::*;
+    if dirs.len() == 4 {
+        // All four directions, unrolled so that every shift is a constant.
+        let to = shift(shift(from, NorthEast) & opp, NorthEast)
+            | shift(shift(from, NorthWest) & opp, NorthWest)
+            | shift(shift(from, SouthEast) & opp, SouthEast)
+            | shift(shift(from, SouthWest) & opp, SouthWest);
+        return to & empty;
+    }
     let mut to = 0;
     for &d in dirs {
         to |= shift(shift(from, d) & opp, d) & empty;
     }
     to
+}
+
+/// The squares of `from` that have a jump (the reverse of [`one_jump`]).
+#[inline(always)]
+fn jumpers(from: u64, opp: u64, empty: u64, dirs: &[Dir]) -> u64 {
+    // A piece on s jumps in d iff the square two steps back from an empty
+    // square, over an opponent piece, is s: walk back from the empties.
+    let back = |d: Dir| shift(shift(empty, d.opposite()) & opp, d.opposite()) & from;
+    if dirs.len() == 4 {
+        use Dir::*;
+        return back(NorthEast) | back(NorthWest) | back(SouthEast) | back(SouthWest);
+    }
+    dirs.iter().fold(0, |acc, &d| acc | back(d))
 }
 
 /// All squares reachable by one or more jumps from `start` (a set), not
@@ -40,13 +62,18 @@ fn jump_closure(start: u64, opp: u64, empty: u64, dirs: &[Dir]) -> u64 {
 }
 
 /// The destination sets of the pieces that can move.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct MoveSets {
     sets: [(Square, u64); 15],
     len: usize,
 }
 
 impl MoveSets {
+    #[inline(always)]
+    fn new() -> Self {
+        MoveSets { sets: [(0, 0); 15], len: 0 }
+    }
+
     #[inline(always)]
     fn push(&mut self, from: Square, ends: u64) {
         if ends != 0 {
@@ -107,8 +134,31 @@ impl SaltaPosition {
                 walk(n, landed | (1 << n), opp, empty, dirs, ends);
             }
         }
-        let mut ends = 0;
         let dirs = self.jump_dirs();
+        let reach = jump_closure(1 << from, opp, empty, dirs);
+        if reach == 0 {
+            return 0;
+        }
+        if !self.rules.forward_jumps_only {
+            // Jumps in all four directions make the jump graph on the
+            // reachable squares (with the start) undirected. When it is a
+            // tree, a chain can stop exactly on the squares with one edge
+            // (the one it came by): no path search needed.
+            let nodes = reach | (1 << from);
+            let mut by_dir = [0u64; 4];
+            let mut edge_ends = 0;
+            for (i, d) in Dir::ALL.into_iter().enumerate() {
+                let landed = shift(shift(nodes, d) & opp, d) & nodes;
+                by_dir[i] = shift(shift(landed, d.opposite()), d.opposite());
+                edge_ends += by_dir[i].count_ones();
+            }
+            if edge_ends / 2 + 1 == nodes.count_ones() {
+                let [a, b, c, d] = by_dir;
+                let several = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+                return reach & (a | b | c | d) & !several;
+            }
+        }
+        let mut ends = 0;
         for first in Squares(one_jump(1 << from, opp, empty, dirs)) {
             walk(first, (1 << from) | (1 << first), opp, empty, dirs, &mut ends);
         }
@@ -119,8 +169,7 @@ impl SaltaPosition {
     /// every piece with a move, with compulsory jumps, a pending call and the
     /// blockade ban applied.
     #[inline(always)]
-    fn move_sets(&self) -> MoveSets {
-        let mut sets = MoveSets::default();
+    fn move_sets(&self, sets: &mut MoveSets) {
         let us = self.side.index();
         let own = self.occ[us];
         let opp = self.occ[us ^ 1];
@@ -140,7 +189,7 @@ impl SaltaPosition {
                     sets.push(from, ends);
                 }
             }
-            return sets;
+            return;
         }
         let jump_ends = |from: Square| match self.rules.chains {
             Chains::Single => one_jump(1 << from, opp, empty, self.jump_dirs()),
@@ -148,11 +197,7 @@ impl SaltaPosition {
             Chains::Forced => self.forced_chain_ends(from, opp, empty),
         };
         // The pieces that have a first jump, found for all pieces at once.
-        let mut jumpers = 0;
-        for &d in self.jump_dirs() {
-            let landings = shift(shift(own, d) & opp, d) & empty;
-            jumpers |= shift(shift(landings, d.opposite()), d.opposite());
-        }
+        let jumpers = jumpers(own, opp, empty, self.jump_dirs());
         if self.rules.compulsory_jumps && jumpers != 0 {
             for from in Squares(jumpers) {
                 sets.push(from, jump_ends(from));
@@ -165,9 +210,8 @@ impl SaltaPosition {
             }
         }
         if self.rules.blockade_ban {
-            self.ban_blockades(&mut sets);
+            self.ban_blockades(sets);
         }
-        sets
     }
 
     /// Remove the moves after which the opponent would have no move
@@ -247,7 +291,8 @@ impl SaltaPosition {
             return;
         }
         let start = out.len();
-        let sets = self.move_sets();
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
         for &(from, ends) in sets.iter() {
             let calls = self.callable(from, ends);
             for to in Squares(ends) {
@@ -267,7 +312,9 @@ impl SaltaPosition {
             return 0;
         }
         let mut n = 0u64;
-        for &(from, ends) in self.move_sets().iter() {
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
+        for &(from, ends) in sets.iter() {
             n += (ends.count_ones() + self.callable(from, ends).count_ones()) as u64;
         }
         if n == 0 { 1 } else { n }
@@ -275,7 +322,9 @@ impl SaltaPosition {
 
     /// Whether `(from, to)` is among the move sets (call flag ignored).
     pub(crate) fn move_sets_contain(&self, mv: SaltaMove) -> bool {
-        self.move_sets().iter().any(|&(from, ends)| from == mv.from && ends & (1 << mv.to) != 0)
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
+        sets.iter().any(|&(from, ends)| from == mv.from && ends & (1 << mv.to) != 0)
     }
 
     pub(crate) fn is_legal_move(&self, mv: SaltaMove) -> bool {
@@ -292,7 +341,9 @@ impl SaltaPosition {
         if !super::geometry::is_square(mv.from) || !super::geometry::is_square(mv.to) {
             return false;
         }
-        self.move_sets().iter().any(|&(from, ends)| {
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
+        sets.iter().any(|&(from, ends)| {
             from == mv.from && ends & (1 << mv.to) != 0 && (!mv.call || self.callable(from, ends) & (1 << mv.to) != 0)
         })
     }
