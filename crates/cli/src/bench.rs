@@ -98,7 +98,12 @@ struct Tally {
 
 /// Play one game of uniformly random legal moves from `start` to its end
 /// (goal, move limit, threefold repetition when the rules have it).
-fn playout<P: Position>(start: &P, rng: &mut Rng, seen: &mut std::collections::HashMap<u64, u8>) -> (u64, Outcome)
+fn playout<P: Position>(
+    start: &P,
+    rng: &mut Rng,
+    seen: &mut std::collections::HashMap<u64, u8>,
+    max_plies: u64,
+) -> (u64, Option<Outcome>)
 where
     P::Rules: RepetitionRule,
 {
@@ -109,14 +114,17 @@ where
     seen.clear();
     loop {
         if let Status::Over(o) = pos.status() {
-            return (plies, o);
+            return (plies, Some(o));
+        }
+        if plies >= max_plies {
+            return (plies, None);
         }
         if repetition {
             let n = seen.entry(pos.hash()).or_insert(0);
             *n += 1;
             if *n >= 3 {
                 let o = Outcome { winner: pos.rules().draw_winner(), reason: EndReason::Repetition, margin: None };
-                return (plies, o);
+                return (plies, Some(o));
             }
         }
         moves.clear();
@@ -127,10 +135,20 @@ where
     }
 }
 
-pub fn playouts<P: Position>(start: P, seconds: f64, threads: usize, seed: u64) -> Result<()>
+/// What `monte bench playouts` runs.
+#[derive(Clone, Debug)]
+pub struct PlayoutSettings {
+    pub seconds: f64,
+    pub threads: usize,
+    pub seed: u64,
+    pub max_plies: u64,
+}
+
+pub fn playouts<P: Position>(start: P, settings: &PlayoutSettings) -> Result<()>
 where
     P::Rules: RepetitionRule,
 {
+    let PlayoutSettings { seconds, threads, seed, max_plies } = *settings;
     anyhow::ensure!(threads >= 1, "--threads must be 1 or more");
     anyhow::ensure!(seconds > 0.0, "--seconds must be more than 0");
     let begin = Instant::now();
@@ -143,12 +161,15 @@ where
                     let mut seen = std::collections::HashMap::new();
                     let mut tally = Tally::default();
                     while begin.elapsed().as_secs_f64() < seconds {
-                        let (plies, o) = playout(&start, &mut rng, &mut seen);
+                        let (plies, o) = playout(&start, &mut rng, &mut seen, max_plies);
                         tally.games += 1;
                         tally.moves += plies;
-                        let key = match o.winner {
-                            Some(side) => format!("{side} wins by {}", o.reason.name()),
-                            None => format!("draw by {}", o.reason.name()),
+                        let key = match o {
+                            Some(Outcome { winner: Some(side), reason, .. }) => {
+                                format!("{side} wins by {}", reason.name())
+                            }
+                            Some(Outcome { winner: None, reason, .. }) => format!("draw by {}", reason.name()),
+                            None => format!("unfinished after {max_plies} plies (--max-plies)"),
                         };
                         *tally.endings.entry(key).or_insert(0) += 1;
                     }

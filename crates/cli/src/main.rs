@@ -6,9 +6,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use monte_rules::focus::FocusPosition;
+use monte_rules::game::RepetitionRule;
 use monte_rules::perft::{divide, perft};
 use monte_rules::salta::SaltaPosition;
-use monte_rules::{GameKind, Position, RuleSet};
+use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 
 mod bench;
 
@@ -73,6 +74,11 @@ enum BenchKind {
         /// Seed of the random moves (each thread adds its index)
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Stop a game that has not ended after this many plies (rule sets
+        /// without a move limit can wander for a long time); such games are
+        /// counted as unfinished
+        #[arg(long, default_value_t = 20_000)]
+        max_plies: u64,
     },
 }
 
@@ -141,9 +147,22 @@ impl PositionArgs {
 fn main() {
     let cli = Cli::parse();
     if let Err(e) = run(cli) {
+        // A reader that stops early (`monte moves | head`) is not an error.
+        if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
+            return;
+        }
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Write a line to stdout, returning an error (not panicking) when the
+/// reader has gone away.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -168,10 +187,13 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Bench { kind: None } => bench::run(),
-        Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed }) } => match pos.game {
-            GameKind::Salta => bench::playouts::<SaltaPosition>(pos.position()?, seconds, threads, seed),
-            GameKind::Focus => bench::playouts::<FocusPosition>(pos.position()?, seconds, threads, seed),
-        },
+        Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
+            let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
+            match pos.game {
+                GameKind::Salta => bench::playouts::<SaltaPosition>(pos.position()?, &settings),
+                GameKind::Focus => bench::playouts::<FocusPosition>(pos.position()?, &settings),
+            }
+        }
     }
 }
 
@@ -181,7 +203,7 @@ fn cmd_perft<P: Position>(args: &PositionArgs, depth: u32, with_divide: bool) ->
     let nodes = if with_divide && depth > 0 {
         let mut total = 0;
         for (mv, n) in divide(&pos, depth) {
-            println!("{} {n}", pos.format_move(mv));
+            out!("{} {n}", pos.format_move(mv));
             total += n;
         }
         total
@@ -190,34 +212,42 @@ fn cmd_perft<P: Position>(args: &PositionArgs, depth: u32, with_divide: bool) ->
     };
     let secs = start.elapsed().as_secs_f64();
     eprintln!("{:.3} s, {:.1} M nodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
-    println!("nodes {nodes}");
+    out!("nodes {nodes}");
     Ok(())
 }
 
 fn cmd_moves<P: Position>(args: &PositionArgs) -> Result<()> {
     let pos: P = args.position()?;
-    if let monte_rules::Status::Over(o) = pos.status() {
+    if let Status::Over(o) = pos.status() {
         eprintln!("the game is over: {o}");
         return Ok(());
     }
     for mv in pos.legal_moves() {
-        println!("{}", pos.format_move(mv));
+        out!("{}", pos.format_move(mv));
     }
     Ok(())
 }
 
-fn cmd_show<P: Position>(args: &PositionArgs, moves: Option<&str>, color: bool) -> Result<()> {
-    let mut pos: P = args.position()?;
+fn cmd_show<P: Position>(args: &PositionArgs, moves: Option<&str>, color: bool) -> Result<()>
+where
+    P::Rules: RepetitionRule,
+{
+    let mut game = Game::new(args.position::<P>()?);
     if let Some(moves) = moves {
         for (i, text) in moves.split_whitespace().enumerate() {
-            let mv = pos.parse_move(text).with_context(|| format!("move {} of --moves", i + 1))?;
-            pos.play(mv).with_context(|| format!("move {} of --moves", i + 1))?;
+            game.play_text(text).with_context(|| format!("move {} of --moves", i + 1))?;
         }
     }
-    print!("{}", pos.render(color));
-    println!("Position: {}", pos.fen());
+    let pos = game.position();
+    let mut text = pos.render(color);
+    if let Status::Over(o) = game.status() {
+        if !pos.status().is_over() {
+            text.push_str(&format!("Game over: {o}\n"));
+        }
+    }
+    out!("{}Position: {}", text, pos.fen());
     if pos.rules().to_string() != P::Rules::default().to_string() {
-        println!("Rules: {}", pos.rules());
+        out!("Rules: {}", pos.rules());
     }
     Ok(())
 }

@@ -26,9 +26,11 @@ use thiserror::Error;
 
 /// A malformed record, or one whose moves or result do not fit the rules.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("record, line {line}: {message}")]
+#[error("record{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
 pub struct RecordError {
-    pub line: usize,
+    /// The line of a syntax error; `None` for errors of the moves or tags
+    /// against the rules (the message names the move or tag).
+    pub line: Option<usize>,
     pub message: String,
 }
 
@@ -85,7 +87,7 @@ impl Record {
                 return Err(p.error("a tag name (letters, digits, `_`) must follow `[`"));
             }
             if record.tag(&key).is_some() {
-                return Err(RecordError { line, message: format!("tag {key} appears twice") });
+                return Err(RecordError { line: Some(line), message: format!("tag {key} appears twice") });
             }
             p.skip_inline_space();
             if p.peek() != Some('"') {
@@ -96,7 +98,10 @@ impl Record {
             loop {
                 match p.bump() {
                     None | Some('\n') => {
-                        return Err(RecordError { line, message: format!("tag {key}: unterminated value") });
+                        return Err(RecordError {
+                            line: Some(line),
+                            message: format!("tag {key}: unterminated value"),
+                        });
                     }
                     Some('\\') => match p.bump() {
                         Some(c @ ('"' | '\\')) => value.push(c),
@@ -173,7 +178,7 @@ impl Record {
     where
         P::Rules: RepetitionRule,
     {
-        let err = |message: String| RecordError { line: 0, message };
+        let err = |message: String| RecordError { line: None, message };
         if let Some(g) = self.tag("Game")
             && g != P::KIND.name()
         {
@@ -338,7 +343,7 @@ impl Parser {
         let mut s = String::new();
         loop {
             match self.bump() {
-                None => return Err(RecordError { line, message: "unterminated comment `{`".to_string() }),
+                None => return Err(RecordError { line: Some(line), message: "unterminated comment `{`".to_string() }),
                 Some('\\') => match self.bump() {
                     Some(c @ ('}' | '\\')) => s.push(c),
                     _ => return Err(self.error("in a comment only \\} and \\\\ are escapes")),
@@ -349,6 +354,6 @@ impl Parser {
         }
     }
     fn error(&self, message: &str) -> RecordError {
-        RecordError { line: self.line, message: message.to_string() }
+        RecordError { line: Some(self.line), message: message.to_string() }
     }
 }

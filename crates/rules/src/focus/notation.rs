@@ -10,9 +10,7 @@ impl FocusPosition {
     pub(crate) fn parse_move_text(&self, text: &str) -> Result<FocusMove, MoveError> {
         let t = text.trim();
         let err = |msg: String| Err(MoveError::new(format!("{t}: {msg}")));
-        if let Status::Over(o) = self.status()
-            && o.reason == crate::EndReason::NoPieces
-        {
+        if let Status::Over(o) = self.status() {
             return err(format!("the game is over: {o}"));
         }
         let sq = |s: &str| parse_square(s).map_err(|e| MoveError::new(format!("{t}: {e}")));

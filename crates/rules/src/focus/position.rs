@@ -599,7 +599,11 @@ impl Position for FocusPosition {
         if let Some(n) = self.rules.move_limit
             && self.ply >= 2 * n
         {
-            return Status::Over(Outcome { winner: None, reason: EndReason::MoveLimit, margin: None });
+            return Status::Over(Outcome {
+                winner: self.rules.draw_winner(),
+                reason: EndReason::MoveLimit,
+                margin: None,
+            });
         }
         Status::Ongoing
     }

@@ -50,8 +50,11 @@ impl FocusPosition {
         s.push_str("  Towers read bottom to top, left to right; ○ White, ● Black; the top piece controls.\n");
         for side in Side::BOTH {
             s.push_str(&format!(
-                "  {side}: {} stacks controlled, {} on the board, {} in reserve, {} captured by {}\n",
-                self.controlled(side).count_ones(),
+                "  {side}: controls {}, has {} on the board, {} in reserve, {} captured by {}\n",
+                match self.controlled(side).count_ones() {
+                    1 => "1 stack".to_string(),
+                    n => format!("{n} stacks"),
+                },
                 self.on_board(side),
                 self.reserve(side),
                 self.captured(side),

@@ -32,7 +32,7 @@ impl SaltaPosition {
     pub(crate) fn parse_move_text(&self, text: &str) -> Result<SaltaMove, MoveError> {
         let err = |msg: String| Err(MoveError::new(format!("{text}: {msg}")));
         let t = text.trim();
-        if let Some(o) = self.goal_outcome() {
+        if let crate::Status::Over(o) = self.status() {
             return err(format!("the game is over: {o}"));
         }
         let mut legal = MoveList::new();
@@ -96,10 +96,11 @@ impl SaltaPosition {
                 return err(format!("{} is occupied", square_name(to)));
             }
         } else {
-            // Check every hop of a written path; a two-square form that is
-            // not a single hop means "any legal path".
-            let full_path = path.len() > 2 || self.hop(from, to, from).is_some();
-            if full_path {
+            // Check every hop of a written path. The two-square form means
+            // "any legal path": its hop is checked only to explain a move
+            // that is not legal.
+            let short_and_legal = path.len() == 2 && legal.contains(&SaltaMove { from, to, call });
+            if !short_and_legal && (path.len() > 2 || self.hop(from, to, from).is_some()) {
                 let mut landed: Vec<Square> = vec![from];
                 for pair in path.windows(2) {
                     let (a, b) = (pair[0], pair[1]);
@@ -171,6 +172,17 @@ impl SaltaPosition {
             unbanned.rules.blockade_ban = false;
             if unbanned.move_sets_contain(mv) {
                 return err(format!("it would leave {} without a move (blockade), and other moves do not", !self.side));
+            }
+        }
+        if !is_step && self.rules.forward_jumps_only {
+            let (_, fy) = super::geometry::coords(from);
+            let (_, ty) = super::geometry::coords(to);
+            let forward = match self.side {
+                crate::Side::White => ty > fy,
+                crate::Side::Black => ty < fy,
+            };
+            if !forward {
+                return err(format!("in rule set {} jumps go forward only", self.rules));
             }
         }
         err(format!("the piece on {} cannot reach {}", square_name(from), square_name(to)))

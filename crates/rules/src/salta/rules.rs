@@ -130,6 +130,9 @@ impl SaltaRules {
             equalising_move: false,
             move_limit: Some(1250),
             limit_result: LimitResult::Draw,
+            // Ludii's Salta has no repetition rule (its random playouts run
+            // to the move limit, about 4,000 moves a game), and the limit
+            // ends every game; docs/rules.md explains this reading.
             repetition_draw: false,
         }
     }
