@@ -240,10 +240,10 @@ where
     }
     let pos = game.position();
     let mut text = pos.render(color);
-    if let Status::Over(o) = game.status() {
-        if !pos.status().is_over() {
-            text.push_str(&format!("Game over: {o}\n"));
-        }
+    if let Status::Over(o) = game.status()
+        && !pos.status().is_over()
+    {
+        text.push_str(&format!("Game over: {o}\n"));
     }
     out!("{}Position: {}", text, pos.fen());
     if pos.rules().to_string() != P::Rules::default().to_string() {
