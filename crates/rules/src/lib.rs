@@ -9,6 +9,7 @@
 //! Rules are values: [`salta::SaltaRules`] and [`focus::FocusRules`] are
 //! small `Copy` structs of options with named presets.
 
+pub mod any;
 pub mod bits;
 pub mod error;
 pub mod focus;

@@ -1,0 +1,257 @@
+//! Either game behind one type, for code that chooses the game at run time
+//! (protocol, server, store): positions and moves travel as text, and every
+//! rule question is answered by the game's own [`Position`].
+
+use crate::error::{MoveError, PositionError, RulesError};
+use crate::focus::{FocusMove, FocusPosition, MoveKind};
+use crate::game::{Game, GameKind};
+use crate::position::{Position, Status};
+use crate::record::{Record, RecordError};
+use crate::salta::SaltaPosition;
+use crate::side::Side;
+
+/// A legal move described for a board: where it starts and ends and the
+/// choices it carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveInfo {
+    /// The move in the notation (what to send back to play it).
+    pub notation: String,
+    /// `step`, `jump`, `group`, `drop` or `pass`.
+    pub kind: &'static str,
+    /// The square the piece or group starts on (none for drops and pass).
+    pub from: Option<String>,
+    /// The square it ends on (none for pass).
+    pub to: Option<String>,
+    /// Salta: the move carries a Salta call.
+    pub call: bool,
+    /// Salta jumps: every landing square in order (one path among equals).
+    pub path: Vec<String>,
+    /// Focus group moves: how many pieces move.
+    pub count: Option<u32>,
+}
+
+/// Any error from building or playing a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnyError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}
+
+/// A game of either kind, with its history.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Salta(Game<SaltaPosition>),
+    Focus(Game<FocusPosition>),
+}
+
+macro_rules! each {
+    ($self:expr, $g:ident => $body:expr) => {
+        match $self {
+            AnyGame::Salta($g) => $body,
+            AnyGame::Focus($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// A new game: the rule set in its text form (`seed`,
+    /// `seed,move-limit=120`), and a start position string or the rule
+    /// set's start.
+    pub fn new(kind: GameKind, rules: &str, fen: Option<&str>) -> Result<AnyGame, AnyError> {
+        fn make<P: Position>(rules: &str, fen: Option<&str>) -> Result<Game<P>, AnyError>
+        where
+            P::Rules: crate::game::RepetitionRule,
+        {
+            let rules: P::Rules = rules.parse()?;
+            let start = match fen {
+                Some(f) => P::from_fen(rules, f)?,
+                None => P::start(rules),
+            };
+            Ok(Game::new(start))
+        }
+        Ok(match kind {
+            GameKind::Salta => AnyGame::Salta(make(rules, fen)?),
+            GameKind::Focus => AnyGame::Focus(make(rules, fen)?),
+        })
+    }
+
+    /// Replay a record (its `Game` tag chooses the game; default Salta).
+    pub fn from_record(text: &str) -> Result<AnyGame, AnyError> {
+        let record = Record::parse(text)?;
+        let kind: GameKind = match record.tag("Game") {
+            Some(g) => g.parse()?,
+            None => GameKind::Salta,
+        };
+        Ok(match kind {
+            GameKind::Salta => AnyGame::Salta(record.replay()?),
+            GameKind::Focus => AnyGame::Focus(record.replay()?),
+        })
+    }
+
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyGame::Salta(_) => GameKind::Salta,
+            AnyGame::Focus(_) => GameKind::Focus,
+        }
+    }
+
+    /// The rule set in its text form.
+    pub fn rules(&self) -> String {
+        each!(self, g => g.position().rules().to_string())
+    }
+
+    /// The current position string.
+    pub fn fen(&self) -> String {
+        each!(self, g => g.position().fen())
+    }
+
+    /// The start position string.
+    pub fn start_fen(&self) -> String {
+        each!(self, g => g.start().fen())
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        each!(self, g => g.position().side_to_move())
+    }
+
+    /// Plies played in this game (not counting those before its start position).
+    pub fn moves_played(&self) -> usize {
+        each!(self, g => g.moves().len())
+    }
+
+    /// The status, threefold repetition included.
+    pub fn status(&self) -> Status {
+        each!(self, g => g.status())
+    }
+
+    /// The moves played, in notation.
+    pub fn history(&self) -> Vec<String> {
+        each!(self, g => g.move_texts())
+    }
+
+    /// Play a move given in notation; returns it in canonical notation. On
+    /// error nothing changes.
+    pub fn play(&mut self, text: &str) -> Result<String, AnyError> {
+        each!(self, g => {
+            let before = g.position().clone();
+            let mv = g.play_text(text)?;
+            Ok(before.format_move(mv))
+        })
+    }
+
+    /// Take back the last move; returns it in notation.
+    pub fn undo(&mut self) -> Option<String> {
+        each!(self, g => {
+            let mv = g.undo()?;
+            Some(g.position().format_move(mv))
+        })
+    }
+
+    /// The legal moves (none when the game is over, repetition and move
+    /// limit included).
+    pub fn legal_moves(&self) -> Vec<MoveInfo> {
+        if self.status().is_over() {
+            return Vec::new();
+        }
+        match self {
+            AnyGame::Salta(g) => {
+                use crate::salta::geometry::square_name;
+                let pos = g.position();
+                pos.legal_moves()
+                    .iter()
+                    .map(|&m| {
+                        let notation = pos.format_move(m);
+                        if m.is_pass() {
+                            return MoveInfo::pass(notation);
+                        }
+                        let path = if m.is_jump() {
+                            notation.trim_end_matches('+').split(':').skip(1).map(str::to_string).collect()
+                        } else {
+                            Vec::new()
+                        };
+                        MoveInfo {
+                            notation,
+                            kind: if m.is_jump() { "jump" } else { "step" },
+                            from: Some(square_name(m.from)),
+                            to: Some(square_name(m.to)),
+                            call: m.call,
+                            path,
+                            count: None,
+                        }
+                    })
+                    .collect()
+            }
+            AnyGame::Focus(g) => {
+                use crate::focus::geometry::square_name;
+                let pos = g.position();
+                pos.legal_moves()
+                    .iter()
+                    .map(|&m: &FocusMove| {
+                        let notation = pos.format_move(m);
+                        let (kind, from, count) = match m.kind {
+                            MoveKind::Pass => return MoveInfo::pass(notation),
+                            MoveKind::Group => ("group", Some(square_name(m.from)), Some(m.group_size())),
+                            MoveKind::Jump => ("jump", Some(square_name(m.from)), Some(1)),
+                            MoveKind::Drop => ("drop", None, None),
+                        };
+                        MoveInfo {
+                            notation,
+                            kind,
+                            from,
+                            to: Some(square_name(m.to)),
+                            call: false,
+                            path: Vec::new(),
+                            count,
+                        }
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// A record of the game with extra tags (White, Black, Date, ...) and a
+    /// result for a game the rules have not ended (resignation, `*`).
+    pub fn record(&self, tags: &[(&str, &str)], result: Option<&str>) -> Record {
+        each!(self, g => Record::from_game(g, tags, result))
+    }
+
+    /// The board as text for a terminal.
+    pub fn render(&self, color: bool) -> String {
+        each!(self, g => g.position().render(color))
+    }
+}
+
+impl MoveInfo {
+    fn pass(notation: String) -> MoveInfo {
+        MoveInfo { notation, kind: "pass", from: None, to: None, call: false, path: Vec::new(), count: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plays_both_games_through_text() {
+        let mut g = AnyGame::new(GameKind::Salta, "seed", None).unwrap();
+        assert_eq!(g.legal_moves().len(), 9);
+        assert_eq!(g.play("c3-d4").unwrap(), "c3-d4");
+        assert!(g.play("c3-d4").is_err());
+        assert_eq!(g.history(), ["c3-d4"]);
+        assert_eq!(g.undo().as_deref(), Some("c3-d4"));
+        let mut f = AnyGame::new(GameKind::Focus, "sackson", None).unwrap();
+        assert_eq!(f.legal_moves().len(), 68);
+        let m = f.legal_moves().into_iter().find(|m| m.kind == "group" && m.count == Some(1)).unwrap();
+        f.play(&m.notation).unwrap();
+        let rec = f.record(&[("White", "A")], None).to_string();
+        let back = AnyGame::from_record(&rec).unwrap();
+        assert_eq!(back.fen(), f.fen());
+        assert!(AnyGame::new(GameKind::Focus, "nope", None).is_err());
+    }
+}
