@@ -3,8 +3,12 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use monte_engine::{EngineGame, Limits, SearchOptions, Searcher};
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::perft::{divide, perft};
@@ -48,6 +52,14 @@ enum Command {
         /// Colours: auto (on a terminal only), always or never
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
+    },
+    /// Search a position: one line per iteration (depth, score, nodes,
+    /// nodes/s, principal variation), then the best move
+    Analyze {
+        #[command(flatten)]
+        pos: PositionArgs,
+        #[command(flatten)]
+        search: SearchArgs,
     },
     /// Benchmarks. Without a subcommand: perft over a fixed set of
     /// positions of both games (nodes per second and a deterministic node
@@ -103,6 +115,40 @@ struct PositionArgs {
     /// A position string (default: the start position)
     #[arg(long)]
     fen: Option<String>,
+}
+
+#[derive(Args, Debug, Clone)]
+struct SearchArgs {
+    /// Search to this depth (plies)
+    #[arg(long, short)]
+    depth: Option<u32>,
+    /// Search for this many milliseconds
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search this many nodes
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MB
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+impl SearchArgs {
+    fn limits(&self) -> Limits {
+        let mut limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            clock: None,
+        };
+        if limits == Limits::default() {
+            limits.movetime = Some(Duration::from_secs(3));
+        }
+        limits
+    }
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,6 +232,10 @@ fn run(cli: Cli) -> Result<()> {
                 GameKind::Focus => cmd_show::<FocusPosition>(&pos, moves.as_deref(), color),
             }
         }
+        Command::Analyze { pos, search } => match pos.game {
+            GameKind::Salta => cmd_analyze::<SaltaPosition>(&pos, &search),
+            GameKind::Focus => cmd_analyze::<FocusPosition>(&pos, &search),
+        },
         Command::Bench { kind: None } => bench::run(),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
@@ -249,5 +299,34 @@ where
     if pos.rules().to_string() != P::Rules::default().to_string() {
         out!("Rules: {}", pos.rules());
     }
+    Ok(())
+}
+
+fn cmd_analyze<P: EngineGame>(args: &PositionArgs, search: &SearchArgs) -> Result<()>
+where
+    P::Rules: RepetitionRule,
+{
+    let pos: P = args.position()?;
+    if let Status::Over(o) = pos.status() {
+        anyhow::bail!("the game is over: {o}");
+    }
+    let searcher = Searcher::new(SearchOptions { hash_mb: search.hash, threads: search.threads.max(1) });
+    let stop = AtomicBool::new(false);
+    let mut lines = Vec::new();
+    let result = searcher.search(&pos, &[], &search.limits(), &stop, &mut |info| {
+        lines.push(format!(
+            "depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+            info.depth,
+            info.seldepth,
+            info.score,
+            info.nodes,
+            info.nps,
+            info.time.as_millis(),
+            info.pv.join(" ")
+        ));
+        println!("{}", lines.last().expect("just pushed"));
+    });
+    let best = result.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "none".into());
+    out!("bestmove {best} score {} depth {} nodes {}", result.score, result.depth, result.nodes);
     Ok(())
 }

@@ -1,0 +1,143 @@
+//! Choosing a move for a game of either kind: what the protocol, the
+//! terminal and the server call.
+
+use std::sync::atomic::AtomicBool;
+
+use monte_rules::any::AnyGame;
+use monte_rules::game::{Game, RepetitionRule};
+use monte_rules::{MoveList, Position};
+
+use crate::eval::EngineGame;
+use crate::levels::Level;
+use crate::limits::{Clock, Limits};
+use crate::score::Score;
+use crate::search::{SearchInfo, SearchOptions, Searcher};
+
+/// A move chosen by the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AiMove {
+    /// In notation, ready for `AnyGame::play`.
+    pub notation: String,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Why no move was chosen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AiError {
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// A small deterministic random generator for the levels' noise.
+#[derive(Clone, Debug)]
+pub struct Noise(u64);
+
+impl Noise {
+    pub fn new(seed: u64) -> Self {
+        Noise(seed | 1)
+    }
+    fn next_f64(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Choose a move in `game` (its history gives repetition) at `level`,
+/// with an optional clock. `stop` ends the search early.
+pub fn choose_in<P: EngineGame>(
+    searcher: &Searcher,
+    game: &Game<P>,
+    level: &Level,
+    clock: Option<Clock>,
+    noise: &mut Noise,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> Result<(P::Move, Score, u32, u64), AiError>
+where
+    P::Rules: RepetitionRule,
+{
+    if game.status().is_over() {
+        return Err(AiError::GameOver);
+    }
+    let pos = game.position();
+    let history: Vec<u64> = (0..game.moves().len()).filter_map(|i| game.position_after(i)).map(|p| p.hash()).collect();
+    let limits = level.limits(clock);
+    if level.noise == 0 {
+        let r = searcher.search(pos, &history, &limits, stop, on_info);
+        let best = r.best.ok_or(AiError::GameOver)?;
+        return Ok((best, r.score, r.depth, r.nodes));
+    }
+    // A weakened player: score every root move with a shallower search and
+    // pick among them at random, better moves more often.
+    let mut moves = MoveList::new();
+    pos.generate(&mut moves);
+    let depth = level.depth.unwrap_or(2).saturating_sub(1);
+    let mut scored = Vec::with_capacity(moves.len());
+    let mut nodes = 0;
+    let mut child_history = history.clone();
+    child_history.push(pos.hash());
+    for &mv in &moves {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        let score = if depth == 0 || child.status().is_over() {
+            match child.status() {
+                monte_rules::Status::Over(o) => match o.winner {
+                    Some(w) if w == pos.side_to_move() => crate::score::WIN,
+                    Some(_) => -crate::score::WIN,
+                    None => 0,
+                },
+                monte_rules::Status::Ongoing => -child.evaluate(),
+            }
+        } else {
+            let r = searcher.search(&child, &child_history, &Limits::depth(depth), stop, &mut |_| {});
+            nodes += r.nodes;
+            match r.score {
+                Score::Units(u) => -u,
+                Score::WinIn(_) => -crate::score::WIN,
+                Score::LossIn(_) => crate::score::WIN,
+            }
+        };
+        scored.push((mv, score));
+    }
+    let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
+    let t = level.noise.max(1) as f64;
+    let weights: Vec<f64> = scored.iter().map(|&(_, s)| (((s - best) as f64) / t).max(-50.0).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    let mut pick = noise.next_f64() * total;
+    let mut chosen = scored[0];
+    for (i, w) in weights.iter().enumerate() {
+        if pick < *w {
+            chosen = scored[i];
+            break;
+        }
+        pick -= w;
+    }
+    Ok((chosen.0, Score::from_internal(chosen.1), depth + 1, nodes))
+}
+
+/// Choose a move for a game of either kind.
+pub fn choose(
+    game: &AnyGame,
+    level: &Level,
+    clock: Option<Clock>,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<AiMove, AiError> {
+    let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: level.threads });
+    let mut noise = Noise::new(seed);
+    let (notation, score, depth, nodes) = match game {
+        AnyGame::Salta(g) => {
+            let (m, s, d, n) = choose_in(&searcher, g, level, clock, &mut noise, stop, &mut |_| {})?;
+            (g.position().format_move(m), s, d, n)
+        }
+        AnyGame::Focus(g) => {
+            let (m, s, d, n) = choose_in(&searcher, g, level, clock, &mut noise, stop, &mut |_| {})?;
+            (g.position().format_move(m), s, d, n)
+        }
+    };
+    Ok(AiMove { notation, score, depth, nodes })
+}

@@ -1,0 +1,254 @@
+//! What the search needs from a game beyond its rules: an evaluation, a
+//! compact move code for the transposition table, and which moves are
+//! tactical. Implemented for both games.
+
+use monte_rules::focus::{FocusMove, FocusPosition, MoveKind};
+use monte_rules::game::RepetitionRule;
+use monte_rules::salta::{SaltaMove, SaltaPosition};
+use monte_rules::{MoveList, Position, Side};
+
+/// A game the engine can play.
+pub trait EngineGame: Position
+where
+    Self::Rules: RepetitionRule,
+{
+    /// The position's value for the side to move, in evaluation units
+    /// (100 = one step of the race in Salta, one free piece in Focus).
+    fn evaluate(&self) -> i32;
+    /// A compact code of a move (for the transposition table); 0 is never used.
+    fn encode(mv: Self::Move) -> u16;
+    fn decode(code: u16) -> Self::Move;
+    /// Moves worth trying early and in quiescence: Salta jumps and calls,
+    /// Focus moves that capture or overflow.
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// Moves searched at the leaves until the position is quiet.
+    fn quiescence_moves(&self, out: &mut MoveList<Self::Move>);
+    /// Whether the side to move is forced (a pending Salta call): the search
+    /// extends such positions by a ply.
+    fn is_forcing(&self) -> bool;
+}
+
+/// Salta evaluation weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SaltaWeights {
+    /// Per step of race distance.
+    pub distance: i32,
+    /// For having the move.
+    pub tempo: i32,
+    /// Per piece with no free square towards its target.
+    pub blocked: i32,
+    /// Per own piece still standing on one of the opponent's targets.
+    pub on_their_targets: i32,
+    /// Per own piece the opponent could jump now.
+    pub exposed: i32,
+}
+
+/// The weights in use, from `monte tune` (docs/engine.md).
+pub const SALTA_WEIGHTS: SaltaWeights =
+    SaltaWeights { distance: 100, tempo: 60, blocked: 12, on_their_targets: 10, exposed: 15 };
+
+/// Salta features of one side: distance, blocked pieces, pieces on the
+/// opponent's targets, pieces the opponent could jump.
+pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; 4] {
+    use monte_rules::salta::geometry::{Squares, coords};
+    let own = pos.pieces(side);
+    let opp = pos.pieces(!side);
+    let empty = monte_rules::salta::geometry::BOARD & !(own | opp);
+    let mut distance = 0i32;
+    let mut blocked = 0i32;
+    // The opponent's targets, as a set of squares.
+    let their_targets = Squares(opp).fold(0u64, |acc, o| acc | pos.piece_at(o).map_or(0, |p| 1u64 << pos.target(p)));
+    let on_their_targets = (own & their_targets).count_ones() as i32;
+    for sq in Squares(own) {
+        let piece = pos.piece_at(sq).expect("own piece");
+        let target = pos.target(piece);
+        let d = monte_rules::salta::geometry::distance(sq, target) as i32;
+        distance += d;
+        if d > 0 {
+            let (x, y) = coords(sq);
+            let (tx, ty) = coords(target);
+            let dx = (tx - x).signum();
+            let dy = (ty - y).signum();
+            // Diagonal neighbours that bring the piece closer.
+            let mut free = false;
+            for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                let closer = (dx == 0 || sx == dx) && (dy == 0 || sy == dy);
+                if closer
+                    && let Some(n) = monte_rules::salta::geometry::square_at(x + sx, y + sy)
+                    && empty & (1 << n) != 0
+                {
+                    free = true;
+                }
+            }
+            if !free {
+                blocked += 1;
+            }
+        }
+    }
+    // Pieces the opponent could jump: an opponent piece on one side, an
+    // empty square on the other.
+    let mut exposed = 0;
+    for sq in Squares(own) {
+        let (x, y) = coords(sq);
+        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let a = monte_rules::salta::geometry::square_at(x + sx, y + sy);
+            let b = monte_rules::salta::geometry::square_at(x - sx, y - sy);
+            if let (Some(a), Some(b)) = (a, b)
+                && opp & (1 << a) != 0
+                && empty & (1 << b) != 0
+            {
+                exposed += 1;
+                break;
+            }
+        }
+    }
+    [distance, blocked, on_their_targets, exposed]
+}
+
+/// The Salta evaluation with explicit weights (for tuning).
+pub fn salta_eval(pos: &SaltaPosition, w: &SaltaWeights) -> i32 {
+    let me = pos.side_to_move();
+    let [dm, bm, tm, em] = salta_features(pos, me);
+    let [dt, bt, tt, et] = salta_features(pos, !me);
+    w.distance * (dt - dm) + w.tempo + w.blocked * (bt - bm) + w.on_their_targets * (tt - tm) + w.exposed * (et - em)
+}
+
+impl EngineGame for SaltaPosition {
+    fn evaluate(&self) -> i32 {
+        salta_eval(self, &SALTA_WEIGHTS)
+    }
+
+    fn encode(mv: SaltaMove) -> u16 {
+        if mv.is_pass() { 1 } else { 2 + ((mv.from as u16) << 7 | (mv.to as u16) << 1 | mv.call as u16) }
+    }
+
+    fn decode(code: u16) -> SaltaMove {
+        if code <= 1 {
+            return SaltaMove::PASS;
+        }
+        let c = code - 2;
+        SaltaMove { from: (c >> 7) as u8, to: ((c >> 1) & 63) as u8, call: c & 1 == 1 }
+    }
+
+    fn is_tactical(&self, mv: SaltaMove) -> bool {
+        mv.call || mv.is_jump()
+    }
+
+    fn quiescence_moves(&self, _out: &mut MoveList<SaltaMove>) {
+        // A race has no captures to resolve; forced replies to calls are
+        // handled by extension instead (see `is_forcing`).
+    }
+
+    fn is_forcing(&self) -> bool {
+        self.pending_call().is_some()
+    }
+}
+
+/// Focus evaluation weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FocusWeights {
+    /// Per own piece in a stack we control.
+    pub free: i32,
+    /// Per opponent piece held prisoner under our top.
+    pub prisoner: i32,
+    /// Per piece in our reserve.
+    pub reserve: i32,
+    /// Per opponent piece captured for good.
+    pub captured: i32,
+    /// Per stack we control.
+    pub stack: i32,
+    /// Per level of height of our stacks above one (reach and safety).
+    pub height: i32,
+    /// For having the move.
+    pub tempo: i32,
+}
+
+pub const FOCUS_WEIGHTS: FocusWeights =
+    FocusWeights { free: 100, prisoner: 40, reserve: 90, captured: 60, stack: 30, height: 10, tempo: 20 };
+
+/// Focus features of one side: free pieces, prisoners, reserve, opponent
+/// pieces captured, stacks controlled, extra height.
+pub fn focus_features(pos: &FocusPosition, side: Side) -> [i32; 6] {
+    use monte_rules::focus::geometry::Squares;
+    let mut free = 0;
+    let mut prisoners = 0;
+    let mut height = 0;
+    let stacks = pos.controlled(side);
+    for sq in Squares(stacks) {
+        let st = pos.stack(sq);
+        free += st.count(side) as i32;
+        prisoners += st.count(!side) as i32;
+        height += st.height() as i32 - 1;
+    }
+    [free, prisoners, pos.reserve(side) as i32, pos.captured(!side) as i32, stacks.count_ones() as i32, height]
+}
+
+/// The Focus evaluation with explicit weights (for tuning).
+pub fn focus_eval(pos: &FocusPosition, w: &FocusWeights) -> i32 {
+    let me = pos.side_to_move();
+    let a = focus_features(pos, me);
+    let b = focus_features(pos, !me);
+    let ws = [w.free, w.prisoner, w.reserve, w.captured, w.stack, w.height];
+    ws.iter().zip(a.iter().zip(&b)).map(|(w, (x, y))| w * (x - y)).sum::<i32>() + w.tempo
+}
+
+impl EngineGame for FocusPosition {
+    fn evaluate(&self) -> i32 {
+        focus_eval(self, &FOCUS_WEIGHTS)
+    }
+
+    fn encode(mv: FocusMove) -> u16 {
+        let kind = match mv.kind {
+            MoveKind::Group => 0u16,
+            MoveKind::Jump => 1,
+            MoveKind::Drop => 2,
+            MoveKind::Pass => 3,
+        };
+        1 + (kind << 12 | (mv.from as u16) << 6 | mv.to as u16)
+    }
+
+    fn decode(code: u16) -> FocusMove {
+        let c = code.saturating_sub(1);
+        let kind = match c >> 12 {
+            0 => MoveKind::Group,
+            1 => MoveKind::Jump,
+            2 => MoveKind::Drop,
+            _ => MoveKind::Pass,
+        };
+        FocusMove { kind, from: ((c >> 6) & 63) as u8, to: (c & 63) as u8 }
+    }
+
+    fn is_tactical(&self, mv: FocusMove) -> bool {
+        match mv.kind {
+            MoveKind::Jump => true,
+            MoveKind::Group => {
+                // Sweeping stacks, or landing where the tower overflows.
+                let k = mv.group_size();
+                k >= 2 || self.stack(mv.to).height() > 0
+            }
+            MoveKind::Drop => self.stack(mv.to).height() > 0,
+            MoveKind::Pass => false,
+        }
+    }
+
+    fn quiescence_moves(&self, out: &mut MoveList<FocusMove>) {
+        let me = self.side_to_move();
+        let before = self.captured(!me);
+        let mut all = MoveList::new();
+        self.generate(&mut all);
+        for &mv in &all {
+            if mv.kind == MoveKind::Drop || !self.is_tactical(mv) {
+                continue;
+            }
+            let mut after = self.clone();
+            after.play_unchecked(mv);
+            if after.captured(!me) > before || after.controlled(!me).count_ones() < self.controlled(!me).count_ones() {
+                out.push(mv);
+            }
+        }
+    }
+
+    fn is_forcing(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,59 @@
+//! Levels 1-8: named settings from a beginner who makes human mistakes to
+//! full strength (docs/engine.md).
+
+use std::time::Duration;
+
+use crate::limits::Limits;
+
+/// One level of play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub number: u8,
+    pub name: &'static str,
+    /// Depth limit (plies), if the level has one.
+    pub depth: Option<u32>,
+    /// Time per move when no clock says otherwise.
+    pub movetime: Duration,
+    /// Temperature of the random choice among root moves, in evaluation
+    /// units: a move `t` units worse than the best is chosen `e` times less
+    /// often. 0 always plays the best move.
+    pub noise: i32,
+    /// Search threads.
+    pub threads: usize,
+}
+
+pub const LEVELS: [Level; 8] = [
+    Level { number: 1, name: "Beginner", depth: Some(1), movetime: Duration::from_millis(100), noise: 300, threads: 1 },
+    Level { number: 2, name: "Novice", depth: Some(2), movetime: Duration::from_millis(100), noise: 160, threads: 1 },
+    Level { number: 3, name: "Casual", depth: Some(3), movetime: Duration::from_millis(200), noise: 90, threads: 1 },
+    Level { number: 4, name: "Club", depth: Some(4), movetime: Duration::from_millis(300), noise: 45, threads: 1 },
+    Level { number: 5, name: "Strong", depth: Some(6), movetime: Duration::from_millis(500), noise: 15, threads: 1 },
+    Level { number: 6, name: "Expert", depth: None, movetime: Duration::from_millis(500), noise: 0, threads: 1 },
+    Level { number: 7, name: "Master", depth: None, movetime: Duration::from_millis(1500), noise: 0, threads: 2 },
+    Level {
+        number: 8,
+        name: "Full strength",
+        depth: None,
+        movetime: Duration::from_millis(3000),
+        noise: 0,
+        threads: 2,
+    },
+];
+
+/// A level by number (1..=8).
+pub fn level(n: u8) -> Option<Level> {
+    LEVELS.iter().copied().find(|l| l.number == n)
+}
+
+impl Level {
+    /// The search limits of this level, given an optional clock (which
+    /// replaces the fixed time per move).
+    pub fn limits(&self, clock: Option<crate::limits::Clock>) -> Limits {
+        Limits {
+            depth: self.depth,
+            nodes: None,
+            movetime: if clock.is_some() { None } else { Some(self.movetime) },
+            clock,
+        }
+    }
+}

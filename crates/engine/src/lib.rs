@@ -1,0 +1,18 @@
+//! Monte's engine: search and evaluation for Salta and Focus, written once
+//! for both games through [`monte_rules::Position`] and [`EngineGame`].
+
+pub mod eval;
+pub mod limits;
+pub mod score;
+pub mod search;
+pub mod tt;
+
+pub use eval::EngineGame;
+pub use limits::{Clock, Limits};
+pub use score::Score;
+pub use search::{SearchInfo, SearchOptions, SearchResult, Searcher};
+pub mod ai;
+pub mod levels;
+
+pub use ai::{AiError, AiMove, choose};
+pub use levels::{LEVELS, Level, level};

@@ -1,0 +1,562 @@
+//! Iterative-deepening alpha-beta (principal variation search) with a
+//! shared transposition table, move ordering (hash move, tactical moves,
+//! killers, history), aspiration windows, late-move reductions, extensions
+//! for forced replies, quiescence where the game has captures, and Lazy SMP
+//! over several threads.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use monte_rules::game::RepetitionRule;
+use monte_rules::{MoveList, Outcome, Side, Status};
+
+use crate::eval::EngineGame;
+use crate::limits::Limits;
+use crate::score::{INFINITY, Score, WIN, WIN_BOUND};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+const MAX_PLY: usize = 128;
+
+/// One line of progress, sent after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub nps: u64,
+    /// The principal variation in notation.
+    pub pv: Vec<String>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// `None` only when the game is over at the root.
+    pub best: Option<M>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<M>,
+}
+
+/// Engine options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    pub threads: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions { hash_mb: 64, threads: 1 }
+    }
+}
+
+/// An alpha-beta searcher for one game, keeping its transposition table
+/// between searches.
+#[derive(Debug)]
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    options: SearchOptions,
+}
+
+/// Where the search stands, shared by its threads.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+}
+
+/// One thread's search state.
+struct Worker<'a, P: EngineGame>
+where
+    P::Rules: RepetitionRule,
+{
+    shared: &'a Shared<'a>,
+    main: bool,
+    nodes: u64,
+    flushed: u64,
+    stopped: bool,
+    seldepth: u32,
+    /// Hashes of the game's earlier positions and of the search path.
+    path: Vec<u64>,
+    repetition: bool,
+    draw_winner: Option<Side>,
+    killers: [[u16; 2]; MAX_PLY],
+    history: Box<[[i32; 4096]; 2]>,
+    pv: Vec<Vec<u16>>,
+    _game: std::marker::PhantomData<P>,
+}
+
+impl Searcher {
+    pub fn new(options: SearchOptions) -> Self {
+        Searcher { tt: Arc::new(TranspositionTable::new(options.hash_mb)), options }
+    }
+
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Forget everything learnt (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Search `root`. `history` holds the hashes of the game's positions
+    /// before `root` (for repetition). `on_info` is called after every
+    /// completed iteration of the main thread. Setting `stop` ends the
+    /// search promptly; the best move found so far is returned.
+    pub fn search<P: EngineGame>(
+        &self,
+        root: &P,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<P::Move>
+    where
+        P::Rules: RepetitionRule,
+    {
+        let start = Instant::now();
+        self.tt.new_search();
+        let mut legal = MoveList::new();
+        root.generate(&mut legal);
+        if legal.is_empty() || root.status().is_over() {
+            return SearchResult {
+                best: None,
+                score: Score::Units(0),
+                depth: 0,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+        let budget = limits.time_budget();
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            nodes: AtomicU64::new(0),
+            start,
+            hard: budget.map(|(_, h)| h),
+            node_limit: limits.nodes,
+        };
+        let soft = budget.map(|(s, _)| s);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
+        // Helper threads search until the main thread is done.
+        let helpers_stop = AtomicBool::new(false);
+        let result = std::thread::scope(|scope| {
+            for t in 1..self.options.threads.max(1) {
+                let shared = &shared;
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || {
+                    let mut w = Worker::<P>::new(shared, false, root, history);
+                    w.iterate(root, max_depth, None, t as u32, helpers_stop, &mut |_| {});
+                });
+            }
+            let mut w = Worker::<P>::new(&shared, true, root, history);
+            let r = w.iterate(root, max_depth, soft, 0, &helpers_stop, on_info);
+            helpers_stop.store(true, Ordering::Relaxed);
+            r
+        });
+        let (best, score, depth, pv) = result;
+        let best = best.or_else(|| legal.first().copied());
+        SearchResult {
+            best,
+            score: Score::from_internal(score),
+            depth,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            time: start.elapsed(),
+            pv,
+        }
+    }
+}
+
+fn outcome_score(o: Outcome, side: Side, ply: usize) -> i32 {
+    match o.winner {
+        Some(w) if w == side => WIN - ply as i32,
+        Some(_) => -WIN + ply as i32,
+        None => 0,
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a, P: EngineGame> Worker<'a, P>
+where
+    P::Rules: RepetitionRule,
+{
+    fn new(shared: &'a Shared<'a>, main: bool, root: &P, history: &[u64]) -> Self {
+        let mut path = history.to_vec();
+        path.push(root.hash());
+        Worker {
+            shared,
+            main,
+            nodes: 0,
+            flushed: 0,
+            stopped: false,
+            seldepth: 0,
+            path,
+            repetition: root.rules().repetition_draw(),
+            draw_winner: root.rules().draw_winner(),
+            killers: [[0; 2]; MAX_PLY],
+            history: Box::new([[0; 4096]; 2]),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Iterative deepening. Returns (best move, score, depth, pv).
+    fn iterate(
+        &mut self,
+        root: &P,
+        max_depth: u32,
+        soft: Option<Duration>,
+        offset: u32,
+        helpers_stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Option<P::Move>, i32, u32, Vec<P::Move>) {
+        let mut best: Option<P::Move> = None;
+        let mut best_score = 0;
+        let mut best_depth = 0;
+        let mut best_pv: Vec<P::Move> = Vec::new();
+        let mut depth = 1 + offset % 2;
+        while depth <= max_depth {
+            if !self.main && helpers_stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let score = self.aspiration(root, depth as i32, best_score, best_depth >= 4);
+            if self.stopped {
+                // An interrupted iteration still improves the move when its
+                // first move was searched fully.
+                if let Some(&code) = self.pv[0].first()
+                    && depth > 1
+                {
+                    best = Some(P::decode(code));
+                    best_pv = self.pv[0].iter().map(|&c| P::decode(c)).collect();
+                }
+                break;
+            }
+            best_score = score;
+            best_depth = depth;
+            best_pv = self.pv[0].iter().map(|&c| P::decode(c)).collect();
+            best = best_pv.first().copied().or(best);
+            if self.main {
+                self.flush();
+                let nodes = self.shared.nodes.load(Ordering::Relaxed);
+                let time = self.shared.start.elapsed();
+                let mut pos = root.clone();
+                let mut pv_text = Vec::new();
+                for &m in &best_pv {
+                    if !pos.is_legal(m) {
+                        break;
+                    }
+                    pv_text.push(pos.format_move(m));
+                    pos.play_unchecked(m);
+                }
+                on_info(&SearchInfo {
+                    depth,
+                    seldepth: self.seldepth,
+                    score: Score::from_internal(score),
+                    nodes,
+                    time,
+                    nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+                    pv: pv_text,
+                });
+                if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
+                    break; // a forced result is found; deeper search cannot change it
+                }
+                if let Some(s) = soft
+                    && self.shared.start.elapsed() >= s
+                {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.flush();
+        (best, best_score, best_depth, best_pv)
+    }
+
+    fn aspiration(&mut self, root: &P, depth: i32, prev: i32, use_window: bool) -> i32 {
+        if !use_window || prev.abs() >= WIN_BOUND {
+            return self.alphabeta(root, depth, -INFINITY, INFINITY, 0);
+        }
+        let mut delta = 40;
+        let (mut alpha, mut beta) = (prev - delta, prev + delta);
+        loop {
+            let score = self.alphabeta(root, depth, alpha, beta, 0);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > 2000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if let Some(limit) = self.shared.node_limit
+            && self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed) >= limit
+        {
+            self.stopped = true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.flush();
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            if let Some(h) = self.shared.hard
+                && self.shared.start.elapsed() >= h
+            {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn draw_score(&self, side: Side, ply: usize) -> i32 {
+        match self.draw_winner {
+            Some(w) if w == side => WIN - ply as i32,
+            Some(_) => -WIN + ply as i32,
+            None => 0,
+        }
+    }
+
+    fn is_repetition(&self, hash: u64) -> bool {
+        // The current position is the last entry; look for an earlier one.
+        let n = self.path.len();
+        self.path[..n - 1].iter().rev().any(|&h| h == hash)
+    }
+
+    fn order(&self, pos: &P, moves: &MoveList<P::Move>, tt_move: u16, ply: usize) -> MoveList<(i32, P::Move)> {
+        let side = pos.side_to_move().index();
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let mut scored = MoveList::new();
+        for &m in moves {
+            let code = P::encode(m);
+            let s = if code == tt_move {
+                1 << 30
+            } else if pos.is_tactical(m) {
+                (1 << 28) + self.history[side][code as usize & 4095]
+            } else if code == killers[0] {
+                1 << 27
+            } else if code == killers[1] {
+                (1 << 27) - 1
+            } else {
+                self.history[side][code as usize & 4095]
+            };
+            scored.push((s, m));
+        }
+        // Stable sort keeps generation order among equals (determinism).
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        scored
+    }
+
+    fn alphabeta(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let side = pos.side_to_move();
+        if let Status::Over(o) = pos.status() {
+            return outcome_score(o, side, ply);
+        }
+        if ply > 0 && self.repetition && self.is_repetition(pos.hash()) {
+            return self.draw_score(side, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        let is_pv = beta - alpha > 1;
+        let key = pos.hash();
+        let mut tt_move = 0;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            if !is_pv && ply > 0 && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut moves = MoveList::new();
+        pos.generate(&mut moves);
+        let ordered = self.order(pos, &moves, tt_move, ply);
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_code = 0u16;
+        for (i, &(_, mv)) in ordered.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let tactical = pos.is_tactical(mv);
+            let extension = if child.is_forcing() && ply < MAX_PLY / 2 { 1 } else { 0 };
+            self.path.push(child.hash());
+            let new_depth = depth - 1 + extension;
+            let score = if i == 0 {
+                -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1)
+            } else {
+                // Late quiet moves are searched less deeply first.
+                let reduction = if depth >= 3 && i >= 3 && !tactical && extension == 0 {
+                    1 + (i >= 8) as i32 + (depth >= 6 && i >= 16) as i32
+                } else {
+                    0
+                };
+                let mut s = -self.alphabeta(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && reduction > 0 {
+                    s = -self.alphabeta(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_code = P::encode(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(best_code);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if !tactical {
+                            let k = &mut self.killers[ply.min(MAX_PLY - 1)];
+                            if k[0] != best_code {
+                                k[1] = k[0];
+                                k[0] = best_code;
+                            }
+                            let h = &mut self.history[side.index()][best_code as usize & 4095];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, Entry { mv: best_code, score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+        best
+    }
+
+    fn quiesce(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let side = pos.side_to_move();
+        if let Status::Over(o) = pos.status() {
+            return outcome_score(o, side, ply);
+        }
+        let forced = pos.is_forcing();
+        let mut moves = MoveList::new();
+        if forced {
+            pos.generate(&mut moves);
+        } else {
+            let stand = pos.evaluate();
+            if stand >= beta || qdepth >= 6 || ply >= MAX_PLY - 1 {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            pos.quiescence_moves(&mut moves);
+            if moves.is_empty() {
+                return stand;
+            }
+        }
+        let mut best = if forced { -INFINITY } else { alpha };
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let s = if qdepth >= 6 && forced {
+                -child.evaluate()
+            } else {
+                -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1)
+            };
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

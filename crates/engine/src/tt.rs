@@ -1,0 +1,129 @@
+//! A lock-free transposition table shared by search threads.
+//!
+//! Each entry is two `AtomicU64`s: `key ^ data` and `data` (the XOR trick):
+//! a torn write by two threads makes the key check fail instead of giving a
+//! wrong entry.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 0,
+    Lower = 1,
+    Upper = 2,
+}
+
+/// What an entry holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: u16,
+    pub score: i32,
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table: a power-of-two number of slots, one entry per slot, replaced
+/// when the new entry is as deep or the old one is from an earlier search.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one slot).
+    pub fn new(megabytes: usize) -> Self {
+        let wanted = (megabytes.max(1) * 1024 * 1024) / std::mem::size_of::<Slot>();
+        let n = wanted.next_power_of_two() / if wanted.is_power_of_two() { 1 } else { 2 };
+        let n = n.max(1024);
+        TranspositionTable {
+            slots: (0..n).map(|_| Slot::default()).collect(),
+            mask: n - 1,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Start a new search (older entries become replaceable).
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
+    fn pack(e: Entry, generation: u8) -> u64 {
+        (e.mv as u64)
+            | ((e.score as i16 as u16 as u64) << 16)
+            | ((e.depth as u64) << 32)
+            | ((e.bound as u64) << 40)
+            | ((generation as u64) << 48)
+            | (1 << 63)
+    }
+
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            mv: d as u16,
+            score: (d >> 16) as u16 as i16 as i32,
+            depth: (d >> 32) as u8,
+            bound: match (d >> 40) & 3 {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+        }
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = &self.slots[key as usize & self.mask];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        (data != 0 && check ^ data == key).then(|| Self::unpack(data))
+    }
+
+    pub fn store(&self, key: u64, entry: Entry) {
+        let slot = &self.slots[key as usize & self.mask];
+        let generation = self.generation.load(Ordering::Relaxed) as u8;
+        let old = slot.data.load(Ordering::Relaxed);
+        let old_key = slot.check.load(Ordering::Relaxed) ^ old;
+        let old_generation = (old >> 48) as u8 & 0x7F;
+        if old != 0 && old_key != key && old_generation == generation & 0x7F && ((old >> 32) as u8) > entry.depth {
+            return;
+        }
+        let mut entry = entry;
+        if old != 0 && old_key == key && entry.mv == 0 {
+            entry.mv = old as u16;
+        }
+        let data = Self::pack(entry, generation & 0x7F);
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = TranspositionTable::new(1);
+        let e = Entry { mv: 77, score: -1234, depth: 9, bound: Bound::Lower };
+        tt.store(0xDEAD_BEEF_1234, e);
+        assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e));
+        assert_eq!(tt.probe(0xDEAD_BEEF_1235), None);
+    }
+}

@@ -1,0 +1,60 @@
+//! Search behaviour that does not depend on timing.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use monte_engine::{Limits, Score, SearchOptions, Searcher};
+use monte_rules::Position;
+use monte_rules::focus::{FocusPosition, FocusRules};
+use monte_rules::salta::{SaltaPosition, SaltaRules};
+
+fn search<P: monte_engine::EngineGame>(pos: &P, limits: Limits) -> monte_engine::SearchResult<P::Move>
+where
+    P::Rules: monte_rules::game::RepetitionRule,
+{
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1 });
+    s.search(pos, &[], &limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+#[test]
+fn fixed_depth_and_fixed_nodes_searches_are_deterministic() {
+    let salta = SaltaPosition::start(SaltaRules::seed());
+    let focus = FocusPosition::start(FocusRules::seed());
+    for limits in [Limits::depth(6), Limits::nodes(50_000)] {
+        let a = search(&salta, limits);
+        let b = search(&salta, limits);
+        assert_eq!((a.best, a.nodes, a.score), (b.best, b.nodes, b.score));
+        let a = search(&focus, limits);
+        let b = search(&focus, limits);
+        assert_eq!((a.best, a.nodes, a.score), (b.best, b.nodes, b.score));
+    }
+    assert_eq!(search(&salta, Limits::nodes(50_000)).nodes, 50_000);
+}
+
+#[test]
+fn finds_the_winning_move() {
+    // White needs d6:f8 (the last sun home) and wins at once.
+    let fen = "S5,S4,S3,S2,S1/M5,M4,M3,M2,M1/O5,O4,.,O2,O1/.,.,o1,.,./.,O3,.,.,./.,.,.,.,./.,.,.,.,./o3,o4,o5,o2,./m1,m2,m3,m4,m5/s1,s2,s3,s4,s5 w - 0";
+    let pos = SaltaPosition::from_fen(SaltaRules::seed(), fen).unwrap();
+    let r = search(&pos, Limits::depth(3));
+    assert_eq!(pos.format_move(r.best.unwrap()), "d6:f8");
+    assert_eq!(r.score, Score::WinIn(1));
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let pos = FocusPosition::start(FocusRules::seed());
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 2 });
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            stop.store(true, Ordering::Relaxed);
+        });
+        let r = s.search(&pos, &[], &Limits::default(), &stop, &mut |_| {});
+        assert!(r.best.is_some());
+    });
+    // Generous bound: the point is that an unbounded search returns at all.
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
