@@ -244,3 +244,78 @@ impl EngineGame for FocusPosition {
         false
     }
 }
+
+/// An evaluation that is a weighted sum of features (what `monte tune` fits).
+pub trait LinearEval: EngineGame
+where
+    Self::Rules: RepetitionRule,
+{
+    /// Feature names, in the order of [`LinearEval::features`].
+    const FEATURES: &'static [&'static str];
+    /// The features from the side to move's point of view; the evaluation
+    /// is their dot product with the weights.
+    fn features(&self) -> Vec<i32>;
+    /// The weights in use, in the same order.
+    fn weights() -> Vec<i32>;
+}
+
+impl LinearEval for SaltaPosition {
+    const FEATURES: &'static [&'static str] = &["distance", "tempo", "blocked", "on_their_targets", "exposed"];
+    fn features(&self) -> Vec<i32> {
+        let me = self.side_to_move();
+        let [dm, bm, tm, em] = salta_features(self, me);
+        let [dt, bt, tt, et] = salta_features(self, !me);
+        vec![dt - dm, 1, bt - bm, tt - tm, et - em]
+    }
+    fn weights() -> Vec<i32> {
+        let w = SALTA_WEIGHTS;
+        vec![w.distance, w.tempo, w.blocked, w.on_their_targets, w.exposed]
+    }
+}
+
+impl LinearEval for FocusPosition {
+    const FEATURES: &'static [&'static str] = &["free", "prisoner", "reserve", "captured", "stack", "height", "tempo"];
+    fn features(&self) -> Vec<i32> {
+        let me = self.side_to_move();
+        let a = focus_features(self, me);
+        let b = focus_features(self, !me);
+        let mut v: Vec<i32> = a.iter().zip(&b).map(|(x, y)| x - y).collect();
+        v.push(1);
+        v
+    }
+    fn weights() -> Vec<i32> {
+        let w = FOCUS_WEIGHTS;
+        vec![w.free, w.prisoner, w.reserve, w.captured, w.stack, w.height, w.tempo]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<P: LinearEval>(start: P)
+    where
+        P::Rules: RepetitionRule,
+    {
+        let mut pos = start;
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let dot: i32 = P::weights().iter().zip(pos.features()).map(|(w, f)| w * f).sum();
+            assert_eq!(dot, pos.evaluate(), "{pos:?}");
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+        }
+    }
+
+    #[test]
+    fn evaluation_is_the_weighted_sum_of_the_features() {
+        check(SaltaPosition::start(monte_rules::salta::SaltaRules::seed()));
+        check(FocusPosition::start(monte_rules::focus::FocusRules::seed()));
+    }
+}
