@@ -264,7 +264,8 @@ fn run(cli: Cli) -> Result<()> {
             GameKind::Focus => cmd_analyze::<FocusPosition>(&pos, &search),
         },
         Command::Tune { pos, games, depth, random_plies, seed, sample_every, data_out, data } => {
-            let settings = tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data };
+            let settings =
+                tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data };
             match pos.game {
                 GameKind::Salta => tune::run::<SaltaPosition>(pos.rules()?, &settings),
                 GameKind::Focus => tune::run::<FocusPosition>(pos.rules()?, &settings),

@@ -113,7 +113,8 @@ where
                 if line.starts_with('#') || line.trim().is_empty() {
                     continue;
                 }
-                let (r, fen) = line.split_once(" ; ").with_context(|| format!("{path}:{}: expected `result ; fen`", i + 1))?;
+                let (r, fen) =
+                    line.split_once(" ; ").with_context(|| format!("{path}:{}: expected `result ; fen`", i + 1))?;
                 let white_result: f64 = r.trim().parse().with_context(|| format!("{path}:{}: result", i + 1))?;
                 v.push(Sample { white_result, fen: fen.trim().to_string() });
             }
