@@ -65,7 +65,10 @@ where
                 break;
             }
             let n = game.moves().len();
-            if n > s.random_plies && (n - s.random_plies) % s.sample_every.max(1) == 0 && !game.status().is_over() {
+            if n > s.random_plies
+                && (n - s.random_plies).is_multiple_of(s.sample_every.max(1))
+                && !game.status().is_over()
+            {
                 fens.push(game.position().fen());
             }
         }
