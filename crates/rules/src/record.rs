@@ -158,7 +158,16 @@ impl Record {
                 if n != expected {
                     return Err(p.error(&format!("move number {n}: expected {expected}")));
                 }
-                rest.trim_start_matches('.').to_string()
+                let glued = rest.trim_start_matches('.');
+                if RESULTS.contains(&glued) {
+                    record.result = glued.to_string();
+                    ended = true;
+                    continue;
+                }
+                if glued.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+                    return Err(p.error(&format!("`{token}`: a move number must be followed by a move")));
+                }
+                glued.to_string()
             } else if !digits.is_empty() {
                 return Err(p.error(&format!("`{token}`: a move number ends with `.`")));
             } else {

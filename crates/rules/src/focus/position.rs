@@ -644,7 +644,11 @@ impl Position for FocusPosition {
 
 /// A move in the notation; needs no position.
 pub fn format_move(mv: FocusMove) -> String {
-    use super::geometry::square_name;
+    use super::geometry::{is_square, square_name};
+    let needs_from = matches!(mv.kind, MoveKind::Group | MoveKind::Jump);
+    if mv.kind != MoveKind::Pass && (!is_square(mv.to) || (needs_from && !is_square(mv.from))) {
+        return format!("(no such move: from {} to {})", mv.from, mv.to);
+    }
     match mv.kind {
         MoveKind::Group => format!("{}-{}", square_name(mv.from), square_name(mv.to)),
         MoveKind::Jump => format!("{}x{}", square_name(mv.from), square_name(mv.to)),

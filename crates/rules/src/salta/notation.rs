@@ -12,6 +12,11 @@ impl SaltaPosition {
         if mv.is_pass() {
             return "pass".to_string();
         }
+        if !super::geometry::is_square(mv.from) || !super::geometry::is_square(mv.to) {
+            // Not a move of this board at all (only reachable by building
+            // a move by hand); say so rather than name squares.
+            return format!("(no such move: from {} to {})", mv.from, mv.to);
+        }
         let mut s = square_name(mv.from);
         if distance(mv.from, mv.to) == 1 {
             s.push('-');
