@@ -7,7 +7,7 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
-use monte_engine::eval::LinearEval;
+use monte_engine::EngineGame;
 use monte_engine::{Limits, SearchOptions, Searcher};
 use monte_rules::game::{Game, RepetitionRule};
 use monte_rules::{Side, Status};
@@ -36,7 +36,7 @@ struct Sample {
     fen: String,
 }
 
-fn self_play<P: LinearEval>(rules: P::Rules, s: &TuneSettings) -> Vec<Sample>
+fn self_play<P: EngineGame>(rules: P::Rules, s: &TuneSettings) -> Vec<Sample>
 where
     P::Rules: RepetitionRule,
 {
@@ -104,7 +104,7 @@ fn loss(data: &[(Vec<i32>, f64)], w: &[i32], k: f64) -> f64 {
     sum / data.len().max(1) as f64
 }
 
-pub fn run<P: LinearEval>(rules: P::Rules, s: &TuneSettings) -> Result<()>
+pub fn run<P: EngineGame>(rules: P::Rules, s: &TuneSettings) -> Result<()>
 where
     P::Rules: RepetitionRule,
 {
@@ -147,30 +147,37 @@ where
     for smp in &samples {
         let pos = P::from_fen(rules, &smp.fen).with_context(|| format!("position {}", smp.fen))?;
         let r = if pos.side_to_move() == Side::White { smp.white_result } else { 1.0 - smp.white_result };
-        data.push((pos.features(), r));
+        data.push((pos.features().to_vec(), r));
     }
     anyhow::ensure!(!data.is_empty(), "no positions to tune on");
-    let names = P::FEATURES;
-    let mut w = P::weights();
-    // The scale: the first weight stays fixed; K is fitted to it first.
-    let mut k = 0.01;
-    let mut best_k_loss = loss(&data, &w, k);
-    for step in [0.004, 0.001, 0.0002] {
-        loop {
-            let mut improved = false;
-            for cand in [k + step, (k - step).max(1e-5)] {
-                let l = loss(&data, &w, cand);
-                if l < best_k_loss {
-                    best_k_loss = l;
-                    k = cand;
-                    improved = true;
-                }
-            }
-            if !improved {
-                break;
+    let names = P::feature_names();
+    let mut w = P::weights().to_vec();
+    // The scale: the first weight stays fixed, and K (how sharply the
+    // evaluation predicts results) is fitted to it first, on a log grid
+    // refined around the best point.
+    let fit_k = |w: &[i32]| {
+        let mut k = 1e-2;
+        let mut best = f64::MAX;
+        for i in 0..=40 {
+            let cand = 1e-5 * 10f64.powf(i as f64 / 10.0);
+            let l = loss(&data, w, cand);
+            if l < best {
+                best = l;
+                k = cand;
             }
         }
-    }
+        for _ in 0..30 {
+            for cand in [k * 1.05, k / 1.05] {
+                let l = loss(&data, w, cand);
+                if l < best {
+                    best = l;
+                    k = cand;
+                }
+            }
+        }
+        k
+    };
+    let k = fit_k(&w);
     let before = loss(&data, &w, k);
     println!("{} positions; K = {k:.4}; loss with current weights {before:.6}", data.len());
     let mut current = before;

@@ -26,7 +26,21 @@ where
     /// Whether the side to move is forced (a pending Salta call): the search
     /// extends such positions by a ply.
     fn is_forcing(&self) -> bool;
+    /// The evaluation's features from the side to move's point of view:
+    /// `evaluate()` is their dot product with [`EngineGame::weights`].
+    fn features(&self) -> Features;
+    /// The weights in use, in the order of the features.
+    fn weights() -> &'static [i32];
+    /// The feature names.
+    fn feature_names() -> &'static [&'static str];
+    /// The evaluation with other weights (for tuning and A/B matches).
+    fn evaluate_with(&self, weights: &[i32]) -> i32 {
+        self.features().iter().zip(weights).map(|(f, w)| f * w).sum()
+    }
 }
+
+/// Evaluation features, without allocation.
+pub type Features = arrayvec::ArrayVec<i32, 8>;
 
 /// Salta evaluation weights.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,7 +59,7 @@ pub struct SaltaWeights {
 
 /// The weights in use, from `monte tune` (docs/engine.md).
 pub const SALTA_WEIGHTS: SaltaWeights =
-    SaltaWeights { distance: 100, tempo: 60, blocked: 12, on_their_targets: 10, exposed: 15 };
+    SaltaWeights { distance: 100, tempo: 648, blocked: -240, on_their_targets: -97, exposed: 78 };
 
 /// Salta features of one side: distance, blocked pieces, pieces on the
 /// opponent's targets, pieces the opponent could jump.
@@ -113,6 +127,22 @@ impl EngineGame for SaltaPosition {
     fn is_forcing(&self) -> bool {
         self.pending_call().is_some()
     }
+
+    fn features(&self) -> Features {
+        let me = self.side_to_move();
+        let [dm, bm, tm, em] = salta_features(self, me);
+        let [dt, bt, tt, et] = salta_features(self, !me);
+        [dt - dm, 1, bt - bm, tt - tm, et - em].into_iter().collect()
+    }
+
+    fn weights() -> &'static [i32] {
+        const W: SaltaWeights = SALTA_WEIGHTS;
+        &[W.distance, W.tempo, W.blocked, W.on_their_targets, W.exposed]
+    }
+
+    fn feature_names() -> &'static [&'static str] {
+        &["distance", "tempo", "blocked", "on_their_targets", "exposed"]
+    }
 }
 
 /// Focus evaluation weights.
@@ -134,8 +164,9 @@ pub struct FocusWeights {
     pub tempo: i32,
 }
 
+/// The weights in use, from `monte tune` (docs/engine.md).
 pub const FOCUS_WEIGHTS: FocusWeights =
-    FocusWeights { free: 100, prisoner: 40, reserve: 90, captured: 60, stack: 30, height: 10, tempo: 20 };
+    FocusWeights { free: 100, prisoner: 4, reserve: 996, captured: 128, stack: -210, height: 250, tempo: 280 };
 
 /// Focus features of one side: free pieces, prisoners, reserve, opponent
 /// pieces captured, stacks controlled, extra height.
@@ -243,49 +274,23 @@ impl EngineGame for FocusPosition {
     fn is_forcing(&self) -> bool {
         false
     }
-}
 
-/// An evaluation that is a weighted sum of features (what `monte tune` fits).
-pub trait LinearEval: EngineGame
-where
-    Self::Rules: RepetitionRule,
-{
-    /// Feature names, in the order of [`LinearEval::features`].
-    const FEATURES: &'static [&'static str];
-    /// The features from the side to move's point of view; the evaluation
-    /// is their dot product with the weights.
-    fn features(&self) -> Vec<i32>;
-    /// The weights in use, in the same order.
-    fn weights() -> Vec<i32>;
-}
-
-impl LinearEval for SaltaPosition {
-    const FEATURES: &'static [&'static str] = &["distance", "tempo", "blocked", "on_their_targets", "exposed"];
-    fn features(&self) -> Vec<i32> {
-        let me = self.side_to_move();
-        let [dm, bm, tm, em] = salta_features(self, me);
-        let [dt, bt, tt, et] = salta_features(self, !me);
-        vec![dt - dm, 1, bt - bm, tt - tm, et - em]
-    }
-    fn weights() -> Vec<i32> {
-        let w = SALTA_WEIGHTS;
-        vec![w.distance, w.tempo, w.blocked, w.on_their_targets, w.exposed]
-    }
-}
-
-impl LinearEval for FocusPosition {
-    const FEATURES: &'static [&'static str] = &["free", "prisoner", "reserve", "captured", "stack", "height", "tempo"];
-    fn features(&self) -> Vec<i32> {
+    fn features(&self) -> Features {
         let me = self.side_to_move();
         let a = focus_features(self, me);
         let b = focus_features(self, !me);
-        let mut v: Vec<i32> = a.iter().zip(&b).map(|(x, y)| x - y).collect();
+        let mut v: Features = a.iter().zip(&b).map(|(x, y)| x - y).collect();
         v.push(1);
         v
     }
-    fn weights() -> Vec<i32> {
-        let w = FOCUS_WEIGHTS;
-        vec![w.free, w.prisoner, w.reserve, w.captured, w.stack, w.height, w.tempo]
+
+    fn weights() -> &'static [i32] {
+        const W: FocusWeights = FOCUS_WEIGHTS;
+        &[W.free, W.prisoner, W.reserve, W.captured, W.stack, W.height, W.tempo]
+    }
+
+    fn feature_names() -> &'static [&'static str] {
+        &["free", "prisoner", "reserve", "captured", "stack", "height", "tempo"]
     }
 }
 
@@ -293,7 +298,7 @@ impl LinearEval for FocusPosition {
 mod tests {
     use super::*;
 
-    fn check<P: LinearEval>(start: P)
+    fn check<P: EngineGame>(start: P)
     where
         P::Rules: RepetitionRule,
     {
@@ -301,6 +306,7 @@ mod tests {
         let mut seed = 7u64;
         for _ in 0..300 {
             let dot: i32 = P::weights().iter().zip(pos.features()).map(|(w, f)| w * f).sum();
+            assert_eq!(P::weights().len(), P::feature_names().len());
             assert_eq!(dot, pos.evaluate(), "{pos:?}");
             let moves = pos.legal_moves();
             if moves.is_empty() {

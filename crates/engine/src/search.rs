@@ -63,11 +63,14 @@ impl Default for SearchOptions {
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
     options: SearchOptions,
+    /// Evaluation weights replacing the game's own (A/B tests, tuning).
+    weights: Option<Vec<i32>>,
 }
 
 /// Where the search stands, shared by its threads.
 struct Shared<'a> {
     tt: &'a TranspositionTable,
+    weights: Option<&'a [i32]>,
     stop: &'a AtomicBool,
     nodes: AtomicU64,
     start: Instant,
@@ -100,7 +103,14 @@ where
 
 impl Searcher {
     pub fn new(options: SearchOptions) -> Self {
-        Searcher { tt: Arc::new(TranspositionTable::new(options.hash_mb)), options }
+        Searcher { tt: Arc::new(TranspositionTable::new(options.hash_mb)), options, weights: None }
+    }
+
+    /// Evaluate with these weights instead of the game's own (in the order
+    /// of `EngineGame::feature_names`).
+    pub fn with_weights(mut self, weights: Vec<i32>) -> Self {
+        self.weights = Some(weights);
+        self
     }
 
     pub fn options(&self) -> SearchOptions {
@@ -144,6 +154,7 @@ impl Searcher {
         let budget = limits.time_budget();
         let shared = Shared {
             tt: &self.tt,
+            weights: self.weights.as_deref(),
             stop,
             nodes: AtomicU64::new(0),
             start,
@@ -360,6 +371,14 @@ where
         }
     }
 
+    #[inline]
+    fn evaluate(&self, pos: &P) -> i32 {
+        match self.shared.weights {
+            None => pos.evaluate(),
+            Some(w) => pos.evaluate_with(w),
+        }
+    }
+
     fn draw_score(&self, side: Side, ply: usize) -> i32 {
         match self.draw_winner {
             Some(w) if w == side => WIN - ply as i32,
@@ -416,7 +435,7 @@ where
             return self.draw_score(side, ply);
         }
         if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply, 0);
@@ -529,7 +548,7 @@ where
         if forced {
             pos.generate(&mut moves);
         } else {
-            let stand = pos.evaluate();
+            let stand = self.evaluate(pos);
             if stand >= beta || qdepth >= 6 || ply >= MAX_PLY - 1 {
                 return stand;
             }
@@ -544,7 +563,7 @@ where
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let s = if qdepth >= 6 && forced {
-                -child.evaluate()
+                -self.evaluate(&child)
             } else {
                 -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1)
             };
