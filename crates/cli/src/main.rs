@@ -16,6 +16,9 @@ use monte_rules::salta::SaltaPosition;
 use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 
 mod bench;
+mod board;
+mod engine;
+mod play;
 
 #[derive(Parser, Debug)]
 #[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
@@ -60,6 +63,27 @@ enum Command {
         pos: PositionArgs,
         #[command(flatten)]
         search: SearchArgs,
+    },
+    /// Play a game in the terminal: a human or the engine on either side
+    /// (moves typed in the notation; `help` lists the commands)
+    Play {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Who plays White: `human` or `ai:LEVEL` (levels 1-8)
+        #[arg(long, default_value = "human")]
+        white: play::Seat,
+        /// Who plays Black: `human` or `ai:LEVEL` (levels 1-8)
+        #[arg(long, default_value = "ai:3")]
+        black: play::Seat,
+        /// Write the game record to this file when the game ends or you quit
+        #[arg(long, value_name = "FILE")]
+        record: Option<std::path::PathBuf>,
+        /// Colours: auto (on a terminal only), always or never
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+        /// Seed of the engine's random choices at levels 1-5 (default: from the clock)
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Benchmarks. Without a subcommand: perft over a fixed set of
     /// positions of both games (nodes per second and a deterministic node
@@ -236,6 +260,23 @@ fn run(cli: Cli) -> Result<()> {
             GameKind::Salta => cmd_analyze::<SaltaPosition>(&pos, &search),
             GameKind::Focus => cmd_analyze::<FocusPosition>(&pos, &search),
         },
+        Command::Play { pos, white, black, record, color, seed } => {
+            let rules = match pos.game {
+                GameKind::Salta => pos.rules::<monte_rules::salta::SaltaRules>()?.to_string(),
+                GameKind::Focus => pos.rules::<monte_rules::focus::FocusRules>()?.to_string(),
+            };
+            let game = monte_rules::any::AnyGame::new(pos.game, &rules, pos.fen.as_deref().map(str::trim))?;
+            let terminal = std::io::stdout().is_terminal();
+            let color = match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+            };
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+            });
+            play::run(game, play::Settings { white, black, record, color, terminal, seed })
+        }
         Command::Bench { kind: None } => bench::run(),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
