@@ -19,6 +19,7 @@ mod bench;
 mod board;
 mod engine;
 mod play;
+mod ugi;
 
 #[derive(Parser, Debug)]
 #[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
@@ -84,6 +85,16 @@ enum Command {
         /// Seed of the engine's random choices at levels 1-5 (default: from the clock)
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Speak the UGI engine protocol on standard input and output, for
+    /// tournament runners (Cute Games) and GUIs (docs/protocol.md)
+    Ugi {
+        /// The game until `setoption name Game` says otherwise
+        #[arg(long, short, value_parser = parse_game, default_value = "salta")]
+        game: GameKind,
+        /// The rule set until `setoption name Rules` says otherwise
+        #[arg(long, short, default_value = "seed")]
+        rules: String,
     },
     /// Benchmarks. Without a subcommand: perft over a fixed set of
     /// positions of both games (nodes per second and a deterministic node
@@ -277,6 +288,7 @@ fn run(cli: Cli) -> Result<()> {
             });
             play::run(game, play::Settings { white, black, record, color, terminal, seed })
         }
+        Command::Ugi { game, rules } => ugi::run(game, &rules),
         Command::Bench { kind: None } => bench::run(),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
