@@ -19,6 +19,7 @@ mod bench;
 mod board;
 mod engine;
 mod play;
+mod tune;
 mod ugi;
 
 #[derive(Parser, Debug)]
@@ -95,6 +96,32 @@ enum Command {
         /// The rule set until `setoption name Rules` says otherwise
         #[arg(long, short, default_value = "seed")]
         rules: String,
+    },
+    /// Fit the evaluation weights to self-play games (Texel-style) and
+    /// print them
+    Tune {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Self-play games to generate
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Search depth of the self-play moves
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// Uniformly random moves at the start of each game, for variety
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Keep every n-th position of each game
+        #[arg(long, default_value_t = 4)]
+        sample_every: usize,
+        /// Write the labelled positions to this file
+        #[arg(long)]
+        data_out: Option<String>,
+        /// Fit on the positions of this file instead of playing games
+        #[arg(long)]
+        data: Option<String>,
     },
     /// Benchmarks. Without a subcommand: perft over a fixed set of
     /// positions of both games (nodes per second and a deterministic node
@@ -289,6 +316,14 @@ fn run(cli: Cli) -> Result<()> {
             play::run(game, play::Settings { white, black, record, color, terminal, seed })
         }
         Command::Ugi { game, rules } => ugi::run(game, &rules),
+        Command::Tune { pos, games, depth, random_plies, seed, sample_every, data_out, data } => {
+            let settings =
+                tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data };
+            match pos.game {
+                GameKind::Salta => tune::run::<SaltaPosition>(pos.rules()?, &settings),
+                GameKind::Focus => tune::run::<FocusPosition>(pos.rules()?, &settings),
+            }
+        }
         Command::Bench { kind: None } => bench::run(),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
