@@ -16,7 +16,11 @@ use monte_rules::salta::SaltaPosition;
 use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 
 mod bench;
+mod board;
+mod engine;
+mod play;
 mod tune;
+mod ugi;
 
 #[derive(Parser, Debug)]
 #[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
@@ -61,6 +65,37 @@ enum Command {
         pos: PositionArgs,
         #[command(flatten)]
         search: SearchArgs,
+    },
+    /// Play a game in the terminal: a human or the engine on either side
+    /// (moves typed in the notation; `help` lists the commands)
+    Play {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Who plays White: `human` or `ai:LEVEL` (levels 1-8)
+        #[arg(long, default_value = "human")]
+        white: play::Seat,
+        /// Who plays Black: `human` or `ai:LEVEL` (levels 1-8)
+        #[arg(long, default_value = "ai:3")]
+        black: play::Seat,
+        /// Write the game record to this file when the game ends or you quit
+        #[arg(long, value_name = "FILE")]
+        record: Option<std::path::PathBuf>,
+        /// Colours: auto (on a terminal only), always or never
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+        /// Seed of the engine's random choices at levels 1-5 (default: from the clock)
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Speak the UGI engine protocol on standard input and output, for
+    /// tournament runners (Cute Games) and GUIs (docs/protocol.md)
+    Ugi {
+        /// The game until `setoption name Game` says otherwise
+        #[arg(long, short, value_parser = parse_game, default_value = "salta")]
+        game: GameKind,
+        /// The rule set until `setoption name Rules` says otherwise
+        #[arg(long, short, default_value = "seed")]
+        rules: String,
     },
     /// Fit the evaluation weights to self-play games (Texel-style) and
     /// print them
@@ -263,6 +298,24 @@ fn run(cli: Cli) -> Result<()> {
             GameKind::Salta => cmd_analyze::<SaltaPosition>(&pos, &search),
             GameKind::Focus => cmd_analyze::<FocusPosition>(&pos, &search),
         },
+        Command::Play { pos, white, black, record, color, seed } => {
+            let rules = match pos.game {
+                GameKind::Salta => pos.rules::<monte_rules::salta::SaltaRules>()?.to_string(),
+                GameKind::Focus => pos.rules::<monte_rules::focus::FocusRules>()?.to_string(),
+            };
+            let game = monte_rules::any::AnyGame::new(pos.game, &rules, pos.fen.as_deref().map(str::trim))?;
+            let terminal = std::io::stdout().is_terminal();
+            let color = match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+            };
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+            });
+            play::run(game, play::Settings { white, black, record, color, terminal, seed })
+        }
+        Command::Ugi { game, rules } => ugi::run(game, &rules),
         Command::Tune { pos, games, depth, random_plies, seed, sample_every, data_out, data } => {
             let settings =
                 tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data };
