@@ -76,29 +76,42 @@ where
     let mut moves = MoveList::new();
     pos.generate(&mut moves);
     let depth = level.depth.unwrap_or(2).saturating_sub(1);
+    // The level's time (or the clock's share) is spread over the root moves.
+    let started = std::time::Instant::now();
+    let budget = limits.time_budget().map(|(soft, _)| soft).unwrap_or(level.movetime);
     let mut scored = Vec::with_capacity(moves.len());
     let mut nodes = 0;
     let mut child_history = history.clone();
     child_history.push(pos.hash());
-    for &mv in &moves {
+    let me = pos.side_to_move();
+    for (i, &mv) in moves.iter().enumerate() {
         let mut child = pos.clone();
         child.play_unchecked(mv);
-        let score = if depth == 0 || child.status().is_over() {
-            match child.status() {
-                monte_rules::Status::Over(o) => match o.winner {
-                    Some(w) if w == pos.side_to_move() => crate::score::WIN,
-                    Some(_) => -crate::score::WIN,
-                    None => 0,
-                },
-                monte_rules::Status::Ongoing => -child.evaluate(),
-            }
-        } else {
-            let r = searcher.search(&child, &child_history, &Limits::depth(depth), stop, &mut |_| {});
-            nodes += r.nodes;
-            match r.score {
-                Score::Units(u) => -u,
-                Score::WinIn(_) => -crate::score::WIN,
-                Score::LossIn(_) => crate::score::WIN,
+        nodes += 1;
+        // Internal scores from the mover's side; a result one ply away is
+        // a win or loss in 1.
+        let score = match child.status() {
+            monte_rules::Status::Over(o) => match o.winner {
+                Some(w) if w == me => crate::score::WIN - 1,
+                Some(_) => -crate::score::WIN + 1,
+                None => 0,
+            },
+            monte_rules::Status::Ongoing if depth == 0 => -child.evaluate(),
+            monte_rules::Status::Ongoing => {
+                let left = budget.saturating_sub(started.elapsed());
+                let share = left / (moves.len() - i) as u32;
+                let child_limits = Limits {
+                    depth: Some(depth),
+                    movetime: Some(share.max(std::time::Duration::from_millis(1))),
+                    ..Limits::default()
+                };
+                let r = searcher.search(&child, &child_history, &child_limits, stop, &mut |_| {});
+                nodes += r.nodes;
+                match r.score {
+                    Score::Units(u) => -u,
+                    Score::WinIn(p) => -crate::score::WIN + 1 + p as i32,
+                    Score::LossIn(p) => crate::score::WIN - 1 - p as i32,
+                }
             }
         };
         scored.push((mv, score));
