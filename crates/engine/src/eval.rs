@@ -171,25 +171,34 @@ pub const FOCUS_WEIGHTS: FocusWeights =
 /// Focus features of one side: free pieces, prisoners, reserve, opponent
 /// pieces captured, stacks controlled, extra height.
 pub fn focus_features(pos: &FocusPosition, side: Side) -> [i32; 6] {
-    use monte_rules::focus::geometry::Squares;
-    let mut free = 0;
-    let mut prisoners = 0;
-    let mut height = 0;
-    let stacks = pos.controlled(side);
-    for sq in Squares(stacks) {
-        let st = pos.stack(sq);
-        free += st.count(side) as i32;
-        prisoners += st.count(!side) as i32;
-        height += st.height() as i32 - 1;
-    }
-    [free, prisoners, pos.reserve(side) as i32, pos.captured(!side) as i32, stacks.count_ones() as i32, height]
+    let m = pos.material()[side.index()];
+    [
+        m.free as i32,
+        m.prisoners as i32,
+        pos.reserve(side) as i32,
+        pos.captured(!side) as i32,
+        m.stacks as i32,
+        m.extra_height as i32,
+    ]
 }
 
 /// The Focus evaluation with explicit weights (for tuning).
 pub fn focus_eval(pos: &FocusPosition, w: &FocusWeights) -> i32 {
     let me = pos.side_to_move();
-    let a = focus_features(pos, me);
-    let b = focus_features(pos, !me);
+    let material = pos.material();
+    let side = |s: Side| {
+        let m = material[s.index()];
+        [
+            m.free as i32,
+            m.prisoners as i32,
+            pos.reserve(s) as i32,
+            pos.captured(!s) as i32,
+            m.stacks as i32,
+            m.extra_height as i32,
+        ]
+    };
+    let a = side(me);
+    let b = side(!me);
     let ws = [w.free, w.prisoner, w.reserve, w.captured, w.stack, w.height];
     ws.iter().zip(a.iter().zip(&b)).map(|(w, (x, y))| w * (x - y)).sum::<i32>() + w.tempo
 }

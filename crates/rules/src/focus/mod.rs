@@ -8,7 +8,7 @@ mod render;
 pub mod rules;
 
 pub use geometry::{Dir, Square};
-pub use position::{FocusMove, FocusPosition, MoveKind, Stack};
+pub use position::{FocusMove, FocusPosition, Material, MoveKind, Stack};
 pub use rules::{FocusPreset, FocusRules, GroupMoves};
 
 /// The start position string of every rule set.

@@ -129,6 +129,19 @@ fn reserve_key(side: usize, n: u8) -> u64 {
     RESERVE_KEYS[side * 64 + n as usize]
 }
 
+/// One side's stacks, as counted by [`FocusPosition::material`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Material {
+    /// Stacks the side controls.
+    pub stacks: u32,
+    /// Its own pieces in those stacks.
+    pub free: u32,
+    /// Opponent pieces held under them.
+    pub prisoners: u32,
+    /// Sum over those stacks of (height - 1).
+    pub extra_height: u32,
+}
+
 /// A validated Focus position.
 #[derive(Clone, PartialEq, Eq)]
 pub struct FocusPosition {
@@ -176,6 +189,25 @@ impl FocusPosition {
     /// `side`'s pieces on the board (free or prisoner).
     pub fn on_board(&self, side: Side) -> u32 {
         Squares(self.occ).map(|sq| self.stacks[sq as usize].count(side)).sum()
+    }
+
+    /// What each side has on the board, in one pass (for evaluations).
+    pub fn material(&self) -> [Material; 2] {
+        let mut m = [Material::default(); 2];
+        for sq in Squares(self.occ) {
+            let code = self.stacks[sq as usize].0 as u32;
+            let h = 7 - (code as u8).leading_zeros();
+            let colours = code & ((1 << h) - 1);
+            let blacks = colours.count_ones();
+            let owner = ((colours >> (h - 1)) & 1) as usize;
+            let own = if owner == 1 { blacks } else { h - blacks };
+            let t = &mut m[owner];
+            t.stacks += 1;
+            t.free += own;
+            t.prisoners += h - own;
+            t.extra_height += h - 1;
+        }
+        m
     }
 
     /// Put `stack` on `sq`, keeping bitboards and hash in step.
