@@ -16,6 +16,7 @@ use monte_rules::salta::SaltaPosition;
 use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 
 mod bench;
+mod matches;
 
 #[derive(Parser, Debug)]
 #[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
@@ -68,6 +69,9 @@ enum Command {
         #[command(subcommand)]
         kind: Option<BenchKind>,
     },
+    /// Play two engine settings against each other: wins/draws/losses,
+    /// score, Elo difference with its 95% interval, optional SPRT, records
+    Match(matches::MatchArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -244,6 +248,7 @@ fn run(cli: Cli) -> Result<()> {
                 GameKind::Focus => bench::playouts::<FocusPosition>(pos.position()?, &settings),
             }
         }
+        Command::Match(args) => matches::run(&args),
     }
 }
 
