@@ -59,10 +59,42 @@ fn run_set<P: Position>(name: &str, set: &[(&str, u32)]) -> Result<(u64, f64)> {
     Ok((nodes, secs))
 }
 
+/// Search bench: every bench position searched to a fixed depth with one
+/// thread and a fresh table. The node total is a signature of the search:
+/// it changes only when the search or evaluation changes.
+fn search_set<P: monte_engine::EngineGame>(name: &str, set: &[(&str, u32)], depth: u32) -> Result<(u64, f64)>
+where
+    P::Rules: RepetitionRule,
+{
+    let mut nodes = 0;
+    let mut secs = 0.0;
+    for (fen, _) in set {
+        let pos = P::from_fen(P::Rules::default(), fen)?;
+        let searcher = monte_engine::Searcher::new(monte_engine::SearchOptions { hash_mb: 16, threads: 1 });
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let r = searcher.search(&pos, &[], &monte_engine::Limits::depth(depth), &stop, &mut |_| {});
+        let t = r.time.as_secs_f64();
+        let best = r.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "none".into());
+        println!(
+            "{name} search depth {depth} nodes {:>9} {:>6.2} M nodes/s bestmove {best} score {}",
+            r.nodes,
+            r.nodes as f64 / t.max(1e-9) / 1e6,
+            r.score
+        );
+        nodes += r.nodes;
+        secs += t;
+    }
+    println!("{name} search: {nodes} nodes in {secs:.3} s, {:.2} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
+    Ok((nodes, secs))
+}
+
 pub fn run() -> Result<()> {
     let (sn, _) = run_set::<SaltaPosition>("salta", SALTA)?;
     let (fnodes, _) = run_set::<FocusPosition>("focus", FOCUS)?;
-    println!("total nodes {}", sn + fnodes);
+    println!("perft total nodes {}", sn + fnodes);
+    let (ss, _) = search_set::<SaltaPosition>("salta", SALTA, 8)?;
+    let (fs, _) = search_set::<FocusPosition>("focus", FOCUS, 6)?;
+    println!("search signature (total nodes) {}", ss + fs);
     Ok(())
 }
 

@@ -17,6 +17,7 @@ use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 
 mod bench;
 mod matches;
+mod tune;
 
 #[derive(Parser, Debug)]
 #[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
@@ -61,6 +62,32 @@ enum Command {
         pos: PositionArgs,
         #[command(flatten)]
         search: SearchArgs,
+    },
+    /// Fit the evaluation weights to self-play games (Texel-style) and
+    /// print them
+    Tune {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Self-play games to generate
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Search depth of the self-play moves
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// Uniformly random moves at the start of each game, for variety
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Keep every n-th position of each game
+        #[arg(long, default_value_t = 4)]
+        sample_every: usize,
+        /// Write the labelled positions to this file
+        #[arg(long)]
+        data_out: Option<String>,
+        /// Fit on the positions of this file instead of playing games
+        #[arg(long)]
+        data: Option<String>,
     },
     /// Benchmarks. Without a subcommand: perft over a fixed set of
     /// positions of both games (nodes per second and a deterministic node
@@ -240,6 +267,14 @@ fn run(cli: Cli) -> Result<()> {
             GameKind::Salta => cmd_analyze::<SaltaPosition>(&pos, &search),
             GameKind::Focus => cmd_analyze::<FocusPosition>(&pos, &search),
         },
+        Command::Tune { pos, games, depth, random_plies, seed, sample_every, data_out, data } => {
+            let settings =
+                tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data };
+            match pos.game {
+                GameKind::Salta => tune::run::<SaltaPosition>(pos.rules()?, &settings),
+                GameKind::Focus => tune::run::<FocusPosition>(pos.rules()?, &settings),
+            }
+        }
         Command::Bench { kind: None } => bench::run(),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };

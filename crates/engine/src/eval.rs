@@ -50,58 +50,29 @@ pub const SALTA_WEIGHTS: SaltaWeights =
 /// Salta features of one side: distance, blocked pieces, pieces on the
 /// opponent's targets, pieces the opponent could jump.
 pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; 4] {
-    use monte_rules::salta::geometry::{Squares, coords};
+    use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Dir, Squares, shift};
     let own = pos.pieces(side);
     let opp = pos.pieces(!side);
-    let empty = monte_rules::salta::geometry::BOARD & !(own | opp);
+    let empty = BOARD & !(own | opp);
     let mut distance = 0i32;
     let mut blocked = 0i32;
-    // The opponent's targets, as a set of squares.
-    let their_targets = Squares(opp).fold(0u64, |acc, o| acc | pos.piece_at(o).map_or(0, |p| 1u64 << pos.target(p)));
-    let on_their_targets = (own & their_targets).count_ones() as i32;
     for sq in Squares(own) {
-        let piece = pos.piece_at(sq).expect("own piece");
-        let target = pos.target(piece);
-        let d = monte_rules::salta::geometry::distance(sq, target) as i32;
+        let target = pos.target_of_square(sq).unwrap_or(sq);
+        let d = DISTANCE[sq as usize][target as usize] as i32;
         distance += d;
-        if d > 0 {
-            let (x, y) = coords(sq);
-            let (tx, ty) = coords(target);
-            let dx = (tx - x).signum();
-            let dy = (ty - y).signum();
-            // Diagonal neighbours that bring the piece closer.
-            let mut free = false;
-            for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                let closer = (dx == 0 || sx == dx) && (dy == 0 || sy == dy);
-                if closer
-                    && let Some(n) = monte_rules::salta::geometry::square_at(x + sx, y + sy)
-                    && empty & (1 << n) != 0
-                {
-                    free = true;
-                }
-            }
-            if !free {
-                blocked += 1;
-            }
+        // No free square that brings the piece closer.
+        if d > 0 && CLOSER[sq as usize][target as usize] & empty == 0 {
+            blocked += 1;
         }
     }
-    // Pieces the opponent could jump: an opponent piece on one side, an
+    let on_their_targets = (own & pos.target_set(!side)).count_ones() as i32;
+    // Pieces the opponent could jump: an opponent piece on one side and an
     // empty square on the other.
-    let mut exposed = 0;
-    for sq in Squares(own) {
-        let (x, y) = coords(sq);
-        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-            let a = monte_rules::salta::geometry::square_at(x + sx, y + sy);
-            let b = monte_rules::salta::geometry::square_at(x - sx, y - sy);
-            if let (Some(a), Some(b)) = (a, b)
-                && opp & (1 << a) != 0
-                && empty & (1 << b) != 0
-            {
-                exposed += 1;
-                break;
-            }
-        }
+    let mut jumpable = 0;
+    for d in Dir::ALL {
+        jumpable |= shift(opp, d.opposite()) & shift(empty, d);
     }
+    let exposed = (own & jumpable).count_ones() as i32;
     [distance, blocked, on_their_targets, exposed]
 }
 
@@ -232,17 +203,38 @@ impl EngineGame for FocusPosition {
     }
 
     fn quiescence_moves(&self, out: &mut MoveList<FocusMove>) {
-        let me = self.side_to_move();
-        let before = self.captured(!me);
+        // Moves that take opponent stacks: a jump (over a lone opponent
+        // piece), a group sweeping an opponent stack, or one landing on it
+        // (merging rules). Found from the board without playing them.
+        use monte_rules::focus::GroupMoves;
+        use monte_rules::focus::geometry::{OFF, RAY, coords};
+        let theirs = self.controlled(!self.side_to_move());
+        let merge = self.rules().group_moves == GroupMoves::Merge;
         let mut all = MoveList::new();
         self.generate(&mut all);
         for &mv in &all {
-            if mv.kind == MoveKind::Drop || !self.is_tactical(mv) {
-                continue;
-            }
-            let mut after = self.clone();
-            after.play_unchecked(mv);
-            if after.captured(!me) > before || after.controlled(!me).count_ones() < self.controlled(!me).count_ones() {
+            let takes = match mv.kind {
+                MoveKind::Jump => true,
+                MoveKind::Group => {
+                    let (fx, fy) = coords(mv.from);
+                    let (tx, ty) = coords(mv.to);
+                    let d = if tx > fx {
+                        2
+                    } else if tx < fx {
+                        3
+                    } else if ty > fy {
+                        0
+                    } else {
+                        1
+                    };
+                    let k = mv.group_size() as usize;
+                    let ray = &RAY[mv.from as usize][d];
+                    let swept = (1..k).any(|i| ray[i] != OFF && theirs & (1 << ray[i]) != 0);
+                    swept || (merge && theirs & (1 << mv.to) != 0)
+                }
+                MoveKind::Drop | MoveKind::Pass => false,
+            };
+            if takes {
                 out.push(mv);
             }
         }
@@ -250,5 +242,80 @@ impl EngineGame for FocusPosition {
 
     fn is_forcing(&self) -> bool {
         false
+    }
+}
+
+/// An evaluation that is a weighted sum of features (what `monte tune` fits).
+pub trait LinearEval: EngineGame
+where
+    Self::Rules: RepetitionRule,
+{
+    /// Feature names, in the order of [`LinearEval::features`].
+    const FEATURES: &'static [&'static str];
+    /// The features from the side to move's point of view; the evaluation
+    /// is their dot product with the weights.
+    fn features(&self) -> Vec<i32>;
+    /// The weights in use, in the same order.
+    fn weights() -> Vec<i32>;
+}
+
+impl LinearEval for SaltaPosition {
+    const FEATURES: &'static [&'static str] = &["distance", "tempo", "blocked", "on_their_targets", "exposed"];
+    fn features(&self) -> Vec<i32> {
+        let me = self.side_to_move();
+        let [dm, bm, tm, em] = salta_features(self, me);
+        let [dt, bt, tt, et] = salta_features(self, !me);
+        vec![dt - dm, 1, bt - bm, tt - tm, et - em]
+    }
+    fn weights() -> Vec<i32> {
+        let w = SALTA_WEIGHTS;
+        vec![w.distance, w.tempo, w.blocked, w.on_their_targets, w.exposed]
+    }
+}
+
+impl LinearEval for FocusPosition {
+    const FEATURES: &'static [&'static str] = &["free", "prisoner", "reserve", "captured", "stack", "height", "tempo"];
+    fn features(&self) -> Vec<i32> {
+        let me = self.side_to_move();
+        let a = focus_features(self, me);
+        let b = focus_features(self, !me);
+        let mut v: Vec<i32> = a.iter().zip(&b).map(|(x, y)| x - y).collect();
+        v.push(1);
+        v
+    }
+    fn weights() -> Vec<i32> {
+        let w = FOCUS_WEIGHTS;
+        vec![w.free, w.prisoner, w.reserve, w.captured, w.stack, w.height, w.tempo]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<P: LinearEval>(start: P)
+    where
+        P::Rules: RepetitionRule,
+    {
+        let mut pos = start;
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let dot: i32 = P::weights().iter().zip(pos.features()).map(|(w, f)| w * f).sum();
+            assert_eq!(dot, pos.evaluate(), "{pos:?}");
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+        }
+    }
+
+    #[test]
+    fn evaluation_is_the_weighted_sum_of_the_features() {
+        check(SaltaPosition::start(monte_rules::salta::SaltaRules::seed()));
+        check(FocusPosition::start(monte_rules::focus::FocusRules::seed()));
     }
 }

@@ -86,6 +86,8 @@ where
     flushed: u64,
     stopped: bool,
     seldepth: u32,
+    /// Depth of the current iteration (extensions stop at twice this ply).
+    root_depth: i32,
     /// Hashes of the game's earlier positions and of the search path.
     path: Vec<u64>,
     repetition: bool,
@@ -221,6 +223,7 @@ where
             flushed: 0,
             stopped: false,
             seldepth: 0,
+            root_depth: 1,
             path,
             repetition: root.rules().repetition_draw(),
             draw_winner: root.rules().draw_winner(),
@@ -250,6 +253,7 @@ where
             if !self.main && helpers_stop.load(Ordering::Relaxed) {
                 break;
             }
+            self.root_depth = depth as i32;
             let score = self.aspiration(root, depth as i32, best_score, best_depth >= 4);
             if self.stopped {
                 // An interrupted iteration still improves the move when its
@@ -444,7 +448,7 @@ where
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let tactical = pos.is_tactical(mv);
-            let extension = if child.is_forcing() && ply < MAX_PLY / 2 { 1 } else { 0 };
+            let extension = if child.is_forcing() && (ply as i32) < 2 * self.root_depth { 1 } else { 0 };
             self.path.push(child.hash());
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {

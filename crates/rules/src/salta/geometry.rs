@@ -139,6 +139,49 @@ pub const fn distance(a: Square, b: Square) -> u32 {
     if dx > dy { dx } else { dy }
 }
 
+/// `DISTANCE[a][b]`: [`distance`] as a table.
+pub static DISTANCE: [[u8; SQUARE_SLOTS]; SQUARE_SLOTS] = {
+    let mut t = [[0u8; SQUARE_SLOTS]; SQUARE_SLOTS];
+    let mut a = 0;
+    while a < SQUARE_SLOTS {
+        let mut b = 0;
+        while b < SQUARE_SLOTS {
+            if is_square(a as Square) && is_square(b as Square) {
+                t[a][b] = distance(a as Square, b as Square) as u8;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// `CLOSER[a][b]`: the diagonal neighbours of `a` that are nearer to `b`.
+pub static CLOSER: [[u64; SQUARE_SLOTS]; SQUARE_SLOTS] = {
+    let mut t = [[0u64; SQUARE_SLOTS]; SQUARE_SLOTS];
+    let mut a = 0;
+    while a < SQUARE_SLOTS {
+        let mut b = 0;
+        while b < SQUARE_SLOTS {
+            if is_square(a as Square) && is_square(b as Square) {
+                let d = distance(a as Square, b as Square);
+                let mut i = 0;
+                while i < 4 {
+                    if let Some(n) = step(a as Square, Dir::ALL[i])
+                        && distance(n, b as Square) < d
+                    {
+                        t[a][b] |= 1u64 << n;
+                    }
+                    i += 1;
+                }
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
 /// `c3`, `j10`.
 pub fn square_name(sq: Square) -> String {
     let (x, y) = coords(sq);

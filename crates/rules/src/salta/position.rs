@@ -1,8 +1,6 @@
 use std::fmt;
 
-use super::geometry::{
-    self, BOARD, SQUARE_SLOTS, Square, Squares, distance, parse_square, reflect, square_at, square_name,
-};
+use super::geometry::{self, BOARD, SQUARE_SLOTS, Square, Squares, parse_square, reflect, square_at, square_name};
 use super::rules::{Goal, LimitResult, SaltaRules};
 use crate::error::{MoveError, PositionError};
 use crate::game::GameKind;
@@ -143,6 +141,18 @@ const TARGETS: [[u8; CODES]; 2] = {
     t
 };
 
+const TARGET_SETS: [[u64; 2]; 2] = {
+    let mut t = [[0u64; 2]; 2];
+    let mut code = 1;
+    while code < CODES {
+        let side = if code > 15 { 1 } else { 0 };
+        t[0][side] |= 1u64 << TARGETS[0][code];
+        t[1][side] |= 1u64 << TARGETS[1][code];
+        code += 1;
+    }
+    t
+};
+
 #[inline(always)]
 pub(crate) const fn target_of(goal: Goal, code: u8) -> Square {
     TARGETS[goal as usize][code as usize]
@@ -230,6 +240,18 @@ impl SaltaPosition {
         piece.target(self.rules.goal)
     }
 
+    /// The target of the piece on `sq`, if a piece stands there.
+    #[inline]
+    pub fn target_of_square(&self, sq: Square) -> Option<Square> {
+        let c = self.board[sq as usize];
+        (c != EMPTY).then(|| target_of(self.rules.goal, c))
+    }
+
+    /// The set of all `side`'s target squares (the same wherever its pieces are).
+    pub fn target_set(&self, side: Side) -> u64 {
+        TARGET_SETS[self.rules.goal as usize][side.index()]
+    }
+
     /// Whether all 15 pieces of `side` stand on their targets.
     pub fn completed(&self, side: Side) -> bool {
         self.home[side.index()] == 15
@@ -240,8 +262,7 @@ impl SaltaPosition {
     pub fn distance(&self, side: Side) -> u32 {
         Squares(self.occ[side.index()])
             .map(|sq| {
-                let code = self.board[sq as usize];
-                distance(sq, target_of(self.rules.goal, code))
+                geometry::DISTANCE[sq as usize][target_of(self.rules.goal, self.board[sq as usize]) as usize] as u32
             })
             .sum()
     }

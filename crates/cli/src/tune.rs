@@ -1,0 +1,202 @@
+//! `monte tune`: Texel-style tuning of the evaluation weights from
+//! self-play games. Positions from games played by the engine itself are
+//! labelled with the games' results, and the weights are fitted so that a
+//! logistic function of the evaluation predicts those results.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::{Context, Result};
+use monte_engine::eval::LinearEval;
+use monte_engine::{Limits, SearchOptions, Searcher};
+use monte_rules::game::{Game, RepetitionRule};
+use monte_rules::{Side, Status};
+
+use crate::bench::Rng;
+
+/// What `monte tune` does.
+#[derive(Clone, Debug)]
+pub struct TuneSettings {
+    pub games: usize,
+    pub depth: u32,
+    pub seed: u64,
+    pub random_plies: usize,
+    /// Keep every n-th position of a game (neighbouring positions say
+    /// nearly the same thing).
+    pub sample_every: usize,
+    /// Write the generated positions here.
+    pub data_out: Option<String>,
+    /// Fit on these positions instead of playing games.
+    pub data_in: Option<String>,
+}
+
+/// A labelled position: White's result (1, 0.5, 0) and the position.
+struct Sample {
+    white_result: f64,
+    fen: String,
+}
+
+fn self_play<P: LinearEval>(rules: P::Rules, s: &TuneSettings) -> Vec<Sample>
+where
+    P::Rules: RepetitionRule,
+{
+    let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: 1 });
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng::new(s.seed);
+    let mut samples = Vec::new();
+    for g in 0..s.games {
+        let mut game = Game::new(P::start(rules));
+        let mut fens = Vec::new();
+        while !game.status().is_over() {
+            let pos = game.position().clone();
+            let mv = if game.moves().len() < s.random_plies {
+                let moves = pos.legal_moves();
+                moves[rng.below(moves.len())]
+            } else {
+                let history: Vec<u64> =
+                    (0..game.moves().len()).filter_map(|i| game.position_after(i)).map(|p| p.hash()).collect();
+                let r = searcher.search(&pos, &history, &Limits::depth(s.depth), &stop, &mut |_| {});
+                match r.best {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if game.play(mv).is_err() {
+                break;
+            }
+            let n = game.moves().len();
+            if n > s.random_plies
+                && (n - s.random_plies).is_multiple_of(s.sample_every.max(1))
+                && !game.status().is_over()
+            {
+                fens.push(game.position().fen());
+            }
+        }
+        let white_result = match game.status() {
+            Status::Over(o) => match o.winner {
+                Some(Side::White) => 1.0,
+                Some(Side::Black) => 0.0,
+                None => 0.5,
+            },
+            Status::Ongoing => continue,
+        };
+        samples.extend(fens.into_iter().map(|fen| Sample { white_result, fen }));
+        if (g + 1) % 10 == 0 {
+            eprintln!("{} games, {} positions", g + 1, samples.len());
+        }
+    }
+    samples
+}
+
+fn sigmoid(x: f64, k: f64) -> f64 {
+    1.0 / (1.0 + (-k * x).exp())
+}
+
+/// Mean squared error of the predicted results.
+fn loss(data: &[(Vec<i32>, f64)], w: &[i32], k: f64) -> f64 {
+    let sum: f64 = data
+        .iter()
+        .map(|(f, r)| {
+            let e: i32 = f.iter().zip(w).map(|(x, y)| x * y).sum();
+            (r - sigmoid(e as f64, k)).powi(2)
+        })
+        .sum();
+    sum / data.len().max(1) as f64
+}
+
+pub fn run<P: LinearEval>(rules: P::Rules, s: &TuneSettings) -> Result<()>
+where
+    P::Rules: RepetitionRule,
+{
+    let samples = match &s.data_in {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+            let mut v = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.starts_with('#') || line.trim().is_empty() {
+                    continue;
+                }
+                let (r, fen) =
+                    line.split_once(" ; ").with_context(|| format!("{path}:{}: expected `result ; fen`", i + 1))?;
+                let white_result: f64 = r.trim().parse().with_context(|| format!("{path}:{}: result", i + 1))?;
+                v.push(Sample { white_result, fen: fen.trim().to_string() });
+            }
+            v
+        }
+        None => self_play::<P>(rules, s),
+    };
+    if let Some(path) = &s.data_out {
+        let mut f = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
+        writeln!(
+            f,
+            "# monte tune data: game {} rules {}, {} self-play games at depth {}, {} random opening plies, every {} positions, seed {}",
+            P::KIND,
+            rules,
+            s.games,
+            s.depth,
+            s.random_plies,
+            s.sample_every,
+            s.seed
+        )?;
+        writeln!(f, "# White's result ; position after a move")?;
+        for smp in &samples {
+            writeln!(f, "{} ; {}", smp.white_result, smp.fen)?;
+        }
+    }
+    let mut data = Vec::with_capacity(samples.len());
+    for smp in &samples {
+        let pos = P::from_fen(rules, &smp.fen).with_context(|| format!("position {}", smp.fen))?;
+        let r = if pos.side_to_move() == Side::White { smp.white_result } else { 1.0 - smp.white_result };
+        data.push((pos.features(), r));
+    }
+    anyhow::ensure!(!data.is_empty(), "no positions to tune on");
+    let names = P::FEATURES;
+    let mut w = P::weights();
+    // The scale: the first weight stays fixed; K is fitted to it first.
+    let mut k = 0.01;
+    let mut best_k_loss = loss(&data, &w, k);
+    for step in [0.004, 0.001, 0.0002] {
+        loop {
+            let mut improved = false;
+            for cand in [k + step, (k - step).max(1e-5)] {
+                let l = loss(&data, &w, cand);
+                if l < best_k_loss {
+                    best_k_loss = l;
+                    k = cand;
+                    improved = true;
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+    }
+    let before = loss(&data, &w, k);
+    println!("{} positions; K = {k:.4}; loss with current weights {before:.6}", data.len());
+    let mut current = before;
+    for step in [16, 8, 4, 2, 1] {
+        loop {
+            let mut improved = false;
+            for i in 1..w.len() {
+                for delta in [step, -step] {
+                    w[i] += delta;
+                    let l = loss(&data, &w, k);
+                    if l + 1e-12 < current {
+                        current = l;
+                        improved = true;
+                    } else {
+                        w[i] -= delta;
+                    }
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+    }
+    println!("loss after tuning {current:.6}");
+    for (n, v) in names.iter().zip(&w) {
+        println!("  {n}: {v}");
+    }
+    Ok(())
+}
