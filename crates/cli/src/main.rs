@@ -18,6 +18,7 @@ use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 mod bench;
 mod board;
 mod engine;
+mod matches;
 mod play;
 mod tune;
 mod ugi;
@@ -130,6 +131,9 @@ enum Command {
         #[command(subcommand)]
         kind: Option<BenchKind>,
     },
+    /// Play two engine settings against each other: wins/draws/losses,
+    /// score, Elo difference with its 95% interval, optional SPRT, records
+    Match(matches::MatchArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -332,6 +336,7 @@ fn run(cli: Cli) -> Result<()> {
                 GameKind::Focus => bench::playouts::<FocusPosition>(pos.position()?, &settings),
             }
         }
+        Command::Match(args) => matches::run(&args),
     }
 }
 

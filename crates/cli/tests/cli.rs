@@ -116,3 +116,162 @@ fn bench_playouts_reports_games_and_endings() {
     let out = ok(&["bench", "playouts", "--game", "focus", "--seconds", "0.3", "--threads", "2"]);
     assert!(out.contains("2 thread(s)"), "{out}");
 }
+
+/// The records of a `--records` file, one after another.
+fn records(path: &std::path::Path) -> Vec<monte_rules::record::Record> {
+    let text = std::fs::read_to_string(path).expect("records file");
+    let mut starts: Vec<usize> = text.match_indices("[Game ").map(|(i, _)| i).collect();
+    starts.push(text.len());
+    starts.windows(2).map(|w| monte_rules::record::Record::parse(&text[w[0]..w[1]]).expect("a record")).collect()
+}
+
+fn temp_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("monte-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn a_tiny_match_completes_and_writes_records_that_replay() {
+    use monte_rules::salta::SaltaPosition;
+    let path = temp_file("salta-match.txt");
+    let args = [
+        "match",
+        "--game",
+        "salta",
+        "--engine1",
+        "ab:depth=2",
+        "--engine2",
+        "ab:depth=1",
+        "--games",
+        "4",
+        "--max-plies",
+        "40",
+        "--records",
+        path.to_str().unwrap(),
+    ];
+    let out = ok(&args);
+    assert!(out.contains("ab:depth=2 vs ab:depth=1: games 4"), "{out}");
+    assert!(out.contains("elo "), "{out}");
+    let games = records(&path);
+    assert_eq!(games.len(), 4);
+    let mut first_engine_points = 0.0;
+    for (i, r) in games.iter().enumerate() {
+        let game = r.replay::<SaltaPosition>().expect("the record replays");
+        assert_eq!(r.tag("Round"), Some((i + 1).to_string().as_str()));
+        let (white, black) = if i % 2 == 0 { ("ab:depth=2", "ab:depth=1") } else { ("ab:depth=1", "ab:depth=2") };
+        assert_eq!((r.tag("White"), r.tag("Black")), (Some(white), Some(black)));
+        // 40 plies in all: the game was stopped and scored by distance.
+        assert_eq!(game.moves().len(), 40);
+        assert_eq!(r.tag("Termination"), Some("adjudication"));
+        let last = r.moves.last().and_then(|m| m.comment.as_deref()).unwrap_or_default();
+        assert!(last.contains("adjudicated after 40 plies: distance White"), "{last}");
+        let pos = game.position();
+        use monte_rules::Side;
+        let expected = match pos.distance(Side::White).cmp(&pos.distance(Side::Black)) {
+            std::cmp::Ordering::Less => "1-0",
+            std::cmp::Ordering::Greater => "0-1",
+            std::cmp::Ordering::Equal => "1/2-1/2",
+        };
+        assert_eq!(r.result, expected);
+        first_engine_points += match (r.result.as_str(), i % 2 == 0) {
+            ("1/2-1/2", _) => 0.5,
+            ("1-0", true) | ("0-1", false) => 1.0,
+            _ => 0.0,
+        };
+        // The opening's four random moves are marked.
+        assert!(r.moves[3].comment.as_deref().unwrap_or_default().contains("random opening"));
+    }
+    assert!(out.contains(&format!("score {:.1}%", 100.0 * first_engine_points / 4.0)), "{out}");
+    // Depth-limited engines and a seeded opening: the same match again gives the same games.
+    let again = temp_file("salta-match-again.txt");
+    let mut args2 = args.to_vec();
+    *args2.last_mut().unwrap() = again.to_str().unwrap();
+    ok(&args2);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), std::fs::read_to_string(&again).unwrap());
+    let _ = (std::fs::remove_file(path), std::fs::remove_file(again));
+}
+
+#[test]
+fn a_match_from_an_openings_file_ends_games_by_the_rules() {
+    use monte_rules::focus::FocusPosition;
+    let openings = temp_file("openings.txt");
+    // A Focus position where Black has one piece left: White takes it.
+    let fen = ".,.,.,./.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,w,b,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,./.,.,.,. w 17 0 20";
+    std::fs::write(&openings, format!("# one position\n\n{fen}\n")).unwrap();
+    let path = temp_file("focus-match.txt");
+    let out = ok(&[
+        "match",
+        "--game",
+        "focus",
+        "--engine1",
+        "mcts:playouts=200",
+        "--engine2",
+        "uct:playouts=50",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--records",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.contains("games 2"), "{out}");
+    let games = records(&path);
+    assert_eq!(games.len(), 2);
+    for r in &games {
+        assert_eq!(r.tag("FEN"), Some(fen));
+        let game = r.replay::<FocusPosition>().expect("the record replays");
+        assert!(game.status().is_over(), "{r}");
+        assert_ne!(r.tag("Termination"), Some("adjudication"));
+    }
+    let _ = (std::fs::remove_file(path), std::fs::remove_file(openings));
+}
+
+#[test]
+fn sprt_stops_a_match_between_equals() {
+    // The same engine on both sides, each opening with both colours: about
+    // 50%, far from the hypotheses of +100 and +200 Elo.
+    let out = ok(&[
+        "match",
+        "--game",
+        "focus",
+        "--engine1",
+        "ab:depth=1",
+        "--engine2",
+        "ab:depth=1",
+        "--games",
+        "200",
+        "--max-plies",
+        "60",
+        "--sprt",
+        "100,200,0.2,0.2",
+    ]);
+    assert!(out.contains("H0 accepted"), "{out}");
+    assert!(!out.contains("games 200"), "{out}");
+}
+
+#[test]
+fn bad_match_settings_are_named() {
+    let base = ["match", "--game", "salta", "--games", "2"];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [base, extra].concat()
+    }
+    let err = fails(&with(&base, &["--engine1", "ab", "--engine2", "uct"]));
+    assert!(err.contains("engine `ab` has no limit"), "{err}");
+    let err = fails(&with(&base, &["--engine1", "gnu", "--engine2", "uct", "--movetime", "10"]));
+    assert!(err.contains("unknown engine `gnu`"), "{err}");
+    let err = fails(&with(&base, &["--engine1", "level=0", "--engine2", "uct", "--movetime", "10"]));
+    assert!(err.contains("level must be a number from 1 to 8"), "{err}");
+    let err = fails(&with(&base, &["--engine1", "ab:depth=1", "--engine2", "uct", "--nodes", "10", "--sprt", "0,5"]));
+    assert!(err.contains("four numbers"), "{err}");
+    let openings = temp_file("bad-openings.txt");
+    std::fs::write(&openings, "s5,s4\n").unwrap();
+    let err = fails(&with(
+        &base,
+        &["--engine1", "ab:depth=1", "--engine2", "ab:depth=1", "--openings", openings.to_str().unwrap()],
+    ));
+    assert!(err.contains("bad-openings.txt, line 1"), "{err}");
+    let _ = std::fs::remove_file(openings);
+}

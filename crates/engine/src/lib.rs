@@ -13,6 +13,7 @@ pub use score::Score;
 pub use search::{SearchInfo, SearchOptions, SearchResult, Searcher};
 pub mod ai;
 pub mod levels;
+pub mod mcts;
 
 pub use ai::{AiError, AiMove, choose};
 pub use levels::{LEVELS, Level, level};
