@@ -33,6 +33,9 @@ where
     fn weights() -> &'static [i32];
     /// The feature names.
     fn feature_names() -> &'static [&'static str];
+    /// Evaluation units per unit of logit of the win probability: `monte
+    /// tune` fits it (its K is 1/scale) together with the weights.
+    fn eval_scale() -> f64;
     /// The evaluation with other weights (for tuning and A/B matches).
     fn evaluate_with(&self, weights: &[i32]) -> i32 {
         self.features().iter().zip(weights).map(|(f, w)| f * w).sum()
@@ -142,6 +145,11 @@ impl EngineGame for SaltaPosition {
 
     fn feature_names() -> &'static [&'static str] {
         &["distance", "tempo", "blocked", "on_their_targets", "exposed"]
+    }
+
+    fn eval_scale() -> f64 {
+        // monte tune on data/tune/salta-seed.txt: K = 0.0002.
+        5000.0
     }
 }
 
@@ -300,6 +308,11 @@ impl EngineGame for FocusPosition {
 
     fn feature_names() -> &'static [&'static str] {
         &["free", "prisoner", "reserve", "captured", "stack", "height", "tempo"]
+    }
+
+    fn eval_scale() -> f64 {
+        // monte tune on data/tune/focus-seed.txt: K = 0.0006.
+        1667.0
     }
 }
 

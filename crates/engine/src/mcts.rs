@@ -85,9 +85,10 @@ pub struct MctsOptions {
     pub exploration: f64,
     /// Evaluation units per unit of logit: a position evaluated `scale`
     /// units ahead is worth a win probability of 1/(1+e^-1) = 0.73.
+    /// 0 uses the game's own calibration (`EngineGame::eval_scale`).
     pub scale: f64,
     /// Temperature of the priors, in evaluation units: a child `t` units
-    /// worse than the best gets e times less prior.
+    /// worse than the best gets e times less prior. 0 uses half the scale.
     pub prior_temperature: f64,
     /// Seed of the random choices (UCT child order and playouts).
     pub seed: u64,
@@ -101,8 +102,8 @@ impl MctsOptions {
         MctsOptions {
             leaf: Leaf::Evaluation,
             exploration: 1.5,
-            scale: 200.0,
-            prior_temperature: 100.0,
+            scale: 0.0,
+            prior_temperature: 0.0,
             seed: 1,
             memory_mb: 64,
         }
@@ -113,8 +114,8 @@ impl MctsOptions {
         MctsOptions {
             leaf: Leaf::RandomPlayout { max_plies: 200 },
             exploration: std::f64::consts::SQRT_2,
-            scale: 200.0,
-            prior_temperature: 100.0,
+            scale: 0.0,
+            prior_temperature: 0.0,
             seed: 1,
             memory_mb: 64,
         }
@@ -267,10 +268,17 @@ impl Mcts {
         // MCTS can stop after any iteration: it uses the whole soft budget.
         let deadline = limits.time_budget().map(|(soft, _)| soft);
         let capacity = (self.options.memory_mb.max(1) << 20) / std::mem::size_of::<Node<P::Move>>();
+        let mut options = self.options;
+        if options.scale <= 0.0 {
+            options.scale = P::eval_scale();
+        }
+        if options.prior_temperature <= 0.0 {
+            options.prior_temperature = options.scale / 2.0;
+        }
         let mut tree = Tree::<P> {
             nodes: Vec::with_capacity(capacity.min(1 << 16)),
             capacity: capacity.max(legal.len() + 1),
-            options: &self.options,
+            options: &options,
             rng: Rng::new(self.options.seed),
             repetition: root.rules().repetition_draw(),
             draw_winner: root.rules().draw_winner(),
@@ -333,8 +341,9 @@ where
                     child.play_unchecked(mv);
                     let e = match child.status() {
                         Status::Over(o) => match o.winner {
-                            Some(w) if w == me => 1e4,
-                            Some(_) => -1e4,
+                            // Beyond any evaluation.
+                            Some(w) if w == me => 1e12,
+                            Some(_) => -1e12,
                             None => 0.0,
                         },
                         Status::Ongoing => -child.evaluate() as f64,
