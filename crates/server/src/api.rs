@@ -10,7 +10,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
@@ -53,7 +53,7 @@ pub const ROUTES: &[(&str, &str)] = &[
 pub fn router(app: Arc<App>) -> Router {
     let limiter = Arc::new(RateLimiter::new(app.config.rate_limit, app.config.rate_burst));
     Router::new()
-        .route("/", get(index))
+        .route("/", get(crate::web::page_shell))
         .route("/api/health", get(health))
         .route("/api/openapi.json", get(openapi))
         .route("/api/games", post(create_game))
@@ -68,6 +68,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(websocket))
         .route("/api/invites/{code}", get(show_invite).post(join))
+        .merge(crate::web::router())
         .fallback(|| async { ApiError::not_found("no such endpoint (see /api/openapi.json)") })
         .layer(RequestBodyLimitLayer::new(app.config.body_limit))
         .layer(middleware::map_response(json_errors))
@@ -100,10 +101,6 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 fn game_json(view: &GameView, you: Option<&str>) -> Value {
     json!({ "game": view, "you": you })
-}
-
-async fn index() -> Html<&'static str> {
-    Html(include_str!("index.html"))
 }
 
 async fn health(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {

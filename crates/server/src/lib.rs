@@ -18,6 +18,7 @@ pub mod error;
 pub mod games;
 pub mod hub;
 pub mod model;
+pub mod web;
 
 pub use ai::AiConfig;
 pub use error::ApiError;
