@@ -16,6 +16,7 @@ use monte_rules::salta::SaltaPosition;
 use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 
 mod bench;
+mod serve;
 
 #[derive(Parser, Debug)]
 #[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
@@ -68,6 +69,8 @@ enum Command {
         #[command(subcommand)]
         kind: Option<BenchKind>,
     },
+    /// Run the game server: HTTP API, WebSocket push, AI seats (docs/api.md)
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -237,6 +240,7 @@ fn run(cli: Cli) -> Result<()> {
             GameKind::Focus => cmd_analyze::<FocusPosition>(&pos, &search),
         },
         Command::Bench { kind: None } => bench::run(),
+        Command::Serve(args) => serve::serve(&args),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
             match pos.game {

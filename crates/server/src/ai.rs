@@ -28,7 +28,7 @@ pub struct AiConfig {
 impl Default for AiConfig {
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        AiConfig { max_threads: cores.max(1), max_move: Duration::from_secs(10), lease_ms: 30_000 }
+        AiConfig { max_threads: cores.max(1), max_move: Duration::from_secs(10), lease_ms: 15_000 }
     }
 }
 
@@ -49,9 +49,12 @@ pub async fn run(app: Arc<App>, mut queue: mpsc::UnboundedReceiver<String>, conf
             match think(games, &id, &permits, config).await {
                 Some((version, notation)) => {
                     release();
+                    app.stats.ai_searches.fetch_add(1, Ordering::Relaxed);
                     // A game that moved on meanwhile (take-back, resignation,
                     // another instance) refuses the stale move: nothing to do.
-                    let _ = games.perform_ai(&id, version, &notation).await;
+                    if games.perform_ai(&id, version, &notation).await.is_ok() {
+                        app.stats.ai_moves.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
                 None => release(),
             }

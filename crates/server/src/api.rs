@@ -111,6 +111,8 @@ async fn health(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
         "instance": app.games.store.instance(),
         "games_in_memory": app.games.cached(),
         "watchers": app.games.hub.watchers(),
+        "ai_searches": app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
+        "ai_moves": app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
     })))
 }
 

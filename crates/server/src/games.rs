@@ -14,7 +14,7 @@ use monte_rules::any::AnyGame;
 use monte_rules::focus::FocusRules;
 use monte_rules::salta::SaltaRules;
 use monte_rules::{GameKind, RuleSet, Side};
-use monte_store::{GameRow, GameState, ListFilter, MoveRow, SeatRow, Store, Update};
+use monte_store::{BackendKind, GameRow, GameState, ListFilter, MoveRow, SeatRow, Store, Update};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
 use crate::error::{ApiError, ApiResult};
@@ -427,8 +427,14 @@ impl Games {
     ) -> ApiResult<(GameView, T)> {
         let slot = self.slot(id);
         let mut guard = slot.lock().await;
-        for attempt in 0..3 {
-            if attempt > 0 || guard.is_none() {
+        // With other instances on the database the cached game may be
+        // behind (their notice still on its way): a refusal is confirmed on
+        // a fresh copy before it is given.
+        let shared = self.store.kind() == BackendKind::Postgres;
+        let mut fresh = false;
+        let mut reload = guard.is_none();
+        for _ in 0..4 {
+            if reload {
                 match self.load(id).await {
                     Ok(l) => *guard = Some(l),
                     Err(e) => {
@@ -438,13 +444,20 @@ impl Games {
                         return Err(e);
                     }
                 }
+                fresh = true;
             }
+            reload = true;
             let loaded = guard.as_ref().ok_or_else(|| ApiError::internal("game vanished"))?;
-            if only_version.is_some_and(|v| v != loaded.row.version) {
-                return Err(ApiError::conflict("the game changed"));
-            }
             let now = now_ms();
-            let (plan, extra) = decide(loaded, now)?;
+            let decided = match only_version {
+                Some(v) if v != loaded.row.version => Err(ApiError::conflict("the game changed")),
+                _ => decide(loaded, now),
+            };
+            let (plan, extra) = match decided {
+                Ok(d) => d,
+                Err(_) if shared && !fresh => continue,
+                Err(e) => return Err(e),
+            };
             let update = Update { state: &plan.state, truncate_from: plan.truncate_from, append: &plan.append };
             if !self.store.commit(id, loaded.row.version, &update).await? {
                 continue;

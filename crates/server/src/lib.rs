@@ -75,6 +75,16 @@ pub enum ServerError {
 pub struct App {
     pub games: Games,
     pub config: Config,
+    pub stats: Stats,
+}
+
+/// Counters of this instance (shown by `/api/health`).
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// AI moves this instance claimed and searched.
+    pub ai_searches: std::sync::atomic::AtomicU64,
+    /// AI moves this instance committed.
+    pub ai_moves: std::sync::atomic::AtomicU64,
 }
 
 /// A started instance: the router to serve, and its background tasks
@@ -104,10 +114,11 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
     if credited > 0 {
         eprintln!("monte: the service was down {} s: not charged to the clocks", credited / 1000);
     }
+    store.release_claims().await?;
     let listener = store.listen().await?;
     let (ai_tx, ai_rx) = mpsc::unbounded_channel();
     let games = Games::new(store, hub::Hub::default(), ai_tx.clone());
-    let app = Arc::new(App { games, config: config.clone() });
+    let app = Arc::new(App { games, config: config.clone(), stats: Stats::default() });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
     if let Some(listener) = listener {
         tasks.push(tokio::spawn(follow(app.clone(), listener)));

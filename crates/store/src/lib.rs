@@ -501,6 +501,24 @@ impl Store {
         })
     }
 
+    /// Releases AI claims at start-up: all of them on SQLite (one process
+    /// owns the file, so every claim is a dead process's), those made under
+    /// this instance's name on PostgreSQL (a restarted instance).
+    pub async fn release_claims(&self) -> Result<u64> {
+        let all = self.kind() == BackendKind::Sqlite;
+        on_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE games SET ai_claimed_by = NULL, ai_claimed_at = NULL \
+                 WHERE ai_claimed_by IS NOT NULL AND ($1 OR ai_claimed_by = $2)",
+            )
+            .bind(all)
+            .bind(&self.instance)
+            .execute(pool)
+            .await?;
+            Ok(done.rows_affected())
+        })
+    }
+
     /// Games where an AI is to move and nobody holds a live claim.
     pub async fn pending_ai(&self, now: i64, lease_ms: i64, limit: i64) -> Result<Vec<String>> {
         on_pool!(self, pool => {
