@@ -21,6 +21,13 @@ fi
 echo "== tests (release)"
 cargo test --workspace --release --locked
 
+# The web board in real Chromium (installs chromium and playwright-core
+# when missing); MONTE_SKIP_WEB=1 skips it.
+if [ -z "${MONTE_SKIP_WEB:-}" ]; then
+  echo "== web board (Chromium)"
+  bash scripts/web-test.sh
+fi
+
 if [ "${FUZZ_SECONDS:-10}" != "0" ]; then
   echo "== fuzz (${FUZZ_SECONDS:-10} s per target)"
   bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
