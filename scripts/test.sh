@@ -11,8 +11,22 @@ cargo fmt --all -- --check
 echo "== clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# The server's tests need PostgreSQL (MONTE_TEST_POSTGRES, default
+# postgres://postgres@127.0.0.1:5432/postgres); MONTE_SKIP_POSTGRES=1 skips them.
+if [ -z "${MONTE_SKIP_POSTGRES:-}" ] && command -v pg_isready > /dev/null && ! pg_isready -q -h 127.0.0.1; then
+  echo "== starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+fi
+
 echo "== tests (release)"
 cargo test --workspace --release --locked
+
+# The web board in real Chromium (installs chromium and playwright-core
+# when missing); MONTE_SKIP_WEB=1 skips it.
+if [ -z "${MONTE_SKIP_WEB:-}" ]; then
+  echo "== web board (Chromium)"
+  bash scripts/web-test.sh
+fi
 
 if [ "${FUZZ_SECONDS:-10}" != "0" ]; then
   echo "== fuzz (${FUZZ_SECONDS:-10} s per target)"

@@ -20,6 +20,7 @@ mod board;
 mod engine;
 mod matches;
 mod play;
+mod serve;
 mod tune;
 mod ugi;
 
@@ -134,6 +135,8 @@ enum Command {
     /// Play two engine settings against each other: wins/draws/losses,
     /// score, Elo difference with its 95% interval, optional SPRT, records
     Match(matches::MatchArgs),
+    /// Run the game server: HTTP API, WebSocket push, AI seats (docs/api.md)
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -329,6 +332,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Bench { kind: None } => bench::run(),
+        Command::Serve(args) => serve::serve(&args),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
             match pos.game {

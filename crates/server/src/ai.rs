@@ -1,0 +1,104 @@
+//! AI seats: moves searched on the blocking thread pool (never on the async
+//! workers), at most `max_threads` search threads at once, each move
+//! claimed through the database so that one instance computes it, and
+//! stopped after `max_move` whatever the level asks.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use monte_engine::Clock;
+use tokio::sync::{Semaphore, mpsc};
+
+use crate::App;
+use crate::games::Games;
+use crate::model::{ai_level, now_ms};
+
+#[derive(Clone, Copy, Debug)]
+pub struct AiConfig {
+    /// Search threads in use at once, all AI games together.
+    pub max_threads: usize,
+    /// Longest search for one move.
+    pub max_move: Duration,
+    /// A claim older than this is taken over (its instance is presumed dead).
+    pub lease_ms: i64,
+}
+
+impl Default for AiConfig {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        AiConfig { max_threads: cores.max(1), max_move: Duration::from_secs(10), lease_ms: 15_000 }
+    }
+}
+
+/// Takes game ids from `queue` and plays the AI's move where one is due.
+pub async fn run(app: Arc<App>, mut queue: mpsc::UnboundedReceiver<String>, config: AiConfig) {
+    let permits = Arc::new(Semaphore::new(config.max_threads));
+    let busy: Arc<Mutex<HashSet<String>>> = Arc::default();
+    while let Some(id) = queue.recv().await {
+        if !busy.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone()) {
+            continue; // already being searched here
+        }
+        let (app, permits, busy) = (app.clone(), permits.clone(), busy.clone());
+        tokio::spawn(async move {
+            let release = || {
+                busy.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+            };
+            let games = &app.games;
+            match think(games, &id, &permits, config).await {
+                Some((version, notation)) => {
+                    release();
+                    app.stats.ai_searches.fetch_add(1, Ordering::Relaxed);
+                    // A game that moved on meanwhile (take-back, resignation,
+                    // another instance) refuses the stale move: nothing to do.
+                    if games.perform_ai(&id, version, &notation).await.is_ok() {
+                        app.stats.ai_moves.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                None => release(),
+            }
+        });
+    }
+}
+
+/// Searches the AI's move of game `id` if one is due and this instance
+/// wins the claim: (the version searched, the move).
+async fn think(games: &Games, id: &str, permits: &Arc<Semaphore>, config: AiConfig) -> Option<(i64, String)> {
+    let loaded = games.current(id).await.ok()?;
+    if !loaded.row.state.ai_to_move {
+        return None;
+    }
+    let side = loaded.game.side_to_move();
+    let level = monte_engine::level(ai_level(&loaded.seat(side).player)?)?;
+    let wanted = level.threads.clamp(1, config.max_threads) as u32;
+    let _permit = permits.clone().acquire_many_owned(wanted).await.ok()?;
+    // The game may have moved on while waiting for a permit.
+    let loaded = games.current(id).await.ok()?;
+    if !loaded.row.state.ai_to_move || loaded.game.side_to_move() != side {
+        return None;
+    }
+    let version = loaded.row.version;
+    if !games.store.claim_ai(id, version, now_ms(), config.lease_ms).await.ok()? {
+        return None;
+    }
+    let clock = loaded.time_left(side, now_ms()).map(|left| Clock {
+        time_left: Duration::from_millis(left.max(1) as u64),
+        increment: Duration::from_millis(loaded.row.clock_increment_ms.unwrap_or(0).max(0) as u64),
+        moves_to_go: None,
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let timer = {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(config.max_move).await;
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    // Different games (and plies) get different noise, a replay the same.
+    let seed = id.bytes().fold(loaded.row.state.ply as u64 + 1, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+    let game = loaded.game.clone();
+    let searched = tokio::task::spawn_blocking(move || monte_engine::choose(&game, &level, clock, seed, &stop)).await;
+    timer.abort();
+    Some((version, searched.ok()?.ok()?.notation))
+}

@@ -1,0 +1,514 @@
+//! The HTTP/JSON API and the WebSocket (docs/api.md, `/api/openapi.json`).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::body::{Body, Bytes};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use monte_store::ListFilter;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio::sync::broadcast::error::RecvError;
+use tower_http::limit::RequestBodyLimitLayer;
+
+use crate::App;
+use crate::error::{ApiError, ApiResult};
+use crate::games::{Action, NewGame, SeatSpec};
+use crate::hub::state_message;
+use crate::model::{GameView, now_ms, parse_side, side_name};
+
+/// The OpenAPI document (written by hand, checked against the routes by a test).
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// Every route: (method, path as in the OpenAPI document).
+pub const ROUTES: &[(&str, &str)] = &[
+    ("get", "/"),
+    ("get", "/api/health"),
+    ("get", "/api/openapi.json"),
+    ("post", "/api/games"),
+    ("get", "/api/games/open"),
+    ("get", "/api/games/live"),
+    ("post", "/api/games/mine"),
+    ("get", "/api/games/{id}"),
+    ("post", "/api/games/{id}/moves"),
+    ("post", "/api/games/{id}/resign"),
+    ("post", "/api/games/{id}/draw"),
+    ("post", "/api/games/{id}/takeback"),
+    ("get", "/api/games/{id}/record"),
+    ("get", "/api/games/{id}/ws"),
+    ("get", "/api/invites/{code}"),
+    ("post", "/api/invites/{code}"),
+];
+
+pub fn router(app: Arc<App>) -> Router {
+    let limiter = Arc::new(RateLimiter::new(app.config.rate_limit, app.config.rate_burst));
+    Router::new()
+        .route("/", get(crate::web::page_shell))
+        .route("/api/health", get(health))
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/games", post(create_game))
+        .route("/api/games/open", get(list_open))
+        .route("/api/games/live", get(list_live))
+        .route("/api/games/mine", post(list_mine))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/moves", post(play_move))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/takeback", post(take_back))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(websocket))
+        .route("/api/invites/{code}", get(show_invite).post(join))
+        .merge(crate::web::router())
+        .fallback(|| async { ApiError::not_found("no such endpoint (see /api/openapi.json)") })
+        .layer(RequestBodyLimitLayer::new(app.config.body_limit))
+        .layer(middleware::map_response(json_errors))
+        .layer(middleware::from_fn_with_state(limiter, rate_limit))
+        .with_state(app)
+}
+
+/// A JSON request body; an empty body reads as `{}`. Unknown fields are
+/// refused by the request types.
+#[derive(Debug)]
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+        serde_json::from_slice(bytes)
+            .map(JsonBody)
+            .map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
+    }
+}
+
+/// The token of `Authorization: Bearer TOKEN`.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?.trim();
+    (!token.is_empty()).then_some(token)
+}
+
+fn game_json(view: &GameView, you: Option<&str>) -> Value {
+    json!({ "game": view, "you": you })
+}
+
+async fn health(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
+    app.games.store.ping().await?;
+    Ok(Json(json!({
+        "status": "ok",
+        "database": app.games.store.kind().name(),
+        "instance": app.games.store.instance(),
+        "games_in_memory": app.games.cached(),
+        "watchers": app.games.hub.watchers(),
+        "ai_searches": app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
+        "ai_moves": app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
+    })))
+}
+
+async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateGame {
+    game: String,
+    rules: Option<String>,
+    fen: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+    name: Option<String>,
+    clock: Option<ClockSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockSpec {
+    minutes: f64,
+    #[serde(default)]
+    increment: f64,
+}
+
+async fn create_game(State(app): State<Arc<App>>, JsonBody(body): JsonBody<CreateGame>) -> ApiResult<Response> {
+    let seat = |s: &Option<String>, default: &str| s.as_deref().unwrap_or(default).parse::<SeatSpec>();
+    let created = app
+        .games
+        .create(NewGame {
+            kind: body.game,
+            rules: body.rules.unwrap_or_else(|| "seed".into()),
+            fen: body.fen,
+            white: seat(&body.white, "me")?,
+            black: seat(&body.black, "open")?,
+            name: body.name,
+            clock: body.clock.map(|c| (c.minutes, c.increment)),
+        })
+        .await?;
+    let tokens: serde_json::Map<String, Value> =
+        created.tokens.iter().map(|(side, t)| (side_name(*side).to_string(), Value::from(t.clone()))).collect();
+    let invite = created.invite.map(|code| json!({ "code": code, "url": format!("/api/invites/{code}") }));
+    let body = json!({ "game": created.view, "tokens": tokens, "invite": invite });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    limit: Option<i64>,
+}
+
+fn limit(q: &ListQuery) -> ApiResult<i64> {
+    match q.limit {
+        None => Ok(50),
+        Some(n) if (1..=200).contains(&n) => Ok(n),
+        Some(n) => Err(ApiError::bad_request(format!("limit {n}: expected 1 to 200"))),
+    }
+}
+
+async fn list_open(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({ "games": app.games.list(&ListFilter::Open, limit(&q)?).await? })))
+}
+
+async fn list_live(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({ "games": app.games.list(&ListFilter::Live, limit(&q)?).await? })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Mine {
+    tokens: Vec<String>,
+    limit: Option<i64>,
+}
+
+async fn list_mine(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Mine>) -> ApiResult<Json<Value>> {
+    if body.tokens.len() > 100 || body.tokens.iter().any(|t| t.len() > 128) {
+        return Err(ApiError::bad_request("tokens: at most 100, of at most 128 characters"));
+    }
+    let hashes = body.tokens.iter().map(|t| crate::model::hash_token(t)).collect();
+    let n = limit(&ListQuery { limit: body.limit })?;
+    Ok(Json(json!({ "games": app.games.list(&ListFilter::Seats(hashes), n).await? })))
+}
+
+async fn get_game(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let loaded = app.games.get(&id).await?;
+    let you = bearer(&headers).and_then(|t| loaded.side_of(t)).map(side_name);
+    Ok(Json(game_json(&loaded.view(now_ms()), you)))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    #[serde(rename = "move")]
+    text: String,
+    ply: Option<i64>,
+}
+
+async fn act(app: &App, id: &str, headers: &HeaderMap, action: Action) -> ApiResult<Json<Value>> {
+    let (view, side) = app.games.perform(id, bearer(headers), action).await?;
+    Ok(Json(game_json(&view, Some(side_name(side)))))
+}
+
+async fn play_move(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<MoveBody>,
+) -> ApiResult<Json<Value>> {
+    act(&app, &id, &headers, Action::Move { text: body.text, ply: body.ply }).await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Empty {}
+
+async fn resign(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(_): JsonBody<Empty>,
+) -> ApiResult<Json<Value>> {
+    act(&app, &id, &headers, Action::Resign).await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawBody {
+    action: String,
+}
+
+fn draw_action(name: &str) -> ApiResult<Action> {
+    match name {
+        "offer" => Ok(Action::OfferDraw),
+        "accept" => Ok(Action::AcceptDraw),
+        "decline" => Ok(Action::DeclineDraw),
+        _ => Err(ApiError::bad_request(format!("draw action `{name}`: expected offer, accept or decline"))),
+    }
+}
+
+async fn draw(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<DrawBody>,
+) -> ApiResult<Json<Value>> {
+    act(&app, &id, &headers, draw_action(&body.action)?).await
+}
+
+async fn take_back(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(_): JsonBody<Empty>,
+) -> ApiResult<Json<Value>> {
+    act(&app, &id, &headers, Action::TakeBack).await
+}
+
+async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let text = app.games.record(&id).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+async fn show_invite(State(app): State<Arc<App>>, Path(code): Path<String>) -> ApiResult<Json<Value>> {
+    let id = find_invite(&app, &code).await?;
+    let loaded = app.games.get(&id).await?;
+    let open: Vec<&str> = [("white", loaded.view(0).seats.white.open), ("black", loaded.view(0).seats.black.open)]
+        .into_iter()
+        .filter_map(|(s, o)| o.then_some(s))
+        .collect();
+    Ok(Json(json!({ "game": loaded.view(now_ms()), "open": open })))
+}
+
+async fn find_invite(app: &App, code: &str) -> ApiResult<String> {
+    if code.is_empty() || code.len() > 32 || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(ApiError::not_found(format!("no invite `{}`", code.chars().take(40).collect::<String>())));
+    }
+    app.games.store.find_invite(code).await?.ok_or_else(|| ApiError::not_found(format!("no invite `{code}`")))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinBody {
+    name: Option<String>,
+    side: Option<String>,
+}
+
+async fn join(
+    State(app): State<Arc<App>>,
+    Path(code): Path<String>,
+    JsonBody(body): JsonBody<JoinBody>,
+) -> ApiResult<Json<Value>> {
+    let side = match body.side.as_deref() {
+        None => None,
+        Some(s) => Some(parse_side(s).ok_or_else(|| ApiError::bad_request(format!("side `{s}`: white or black")))?),
+    };
+    let (view, side, token) = app.games.join(&code, side, body.name).await?;
+    Ok(Json(json!({ "game": view, "you": side_name(side), "token": token })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WsQuery {
+    token: Option<String>,
+}
+
+async fn websocket(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    ws: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let loaded = app.games.current(&id).await?;
+    if let Some(t) = &q.token
+        && loaded.side_of(t).is_none()
+    {
+        return Err(ApiError::forbidden("this token holds no seat of this game"));
+    }
+    Ok(ws.max_message_size(16 * 1024).on_upgrade(move |socket| session(socket, app, id, q.token)))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WsCommand {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(rename = "move")]
+    text: Option<String>,
+    ply: Option<i64>,
+    action: Option<String>,
+    /// Echoed in the error, to match it to the command.
+    id: Option<Value>,
+}
+
+/// One WebSocket client: the game's state now and after every change, and
+/// the seat holder's commands.
+async fn session(socket: WebSocket, app: Arc<App>, id: String, token: Option<String>) {
+    let mut changes = app.games.hub.subscribe(&id);
+    let (mut sink, mut stream) = socket.split();
+    // Subscribed first, then the current state: no change falls between.
+    let greeting = match app.games.current(&id).await {
+        Ok(l) => state_message(&l.view(now_ms())),
+        Err(_) => return,
+    };
+    let you = match &token {
+        Some(t) => app.games.current(&id).await.ok().and_then(|l| l.side_of(t)).map(side_name),
+        None => None,
+    };
+    let hello = json!({ "type": "hello", "you": you }).to_string();
+    if sink.send(Message::Text(hello.into())).await.is_err() || sink.send(Message::Text(greeting)).await.is_err() {
+        return;
+    }
+    let mut bucket = Bucket::new(app.config.ws_rate.max(1.0) * 2.0);
+    loop {
+        tokio::select! {
+            change = changes.recv() => {
+                let text = match change {
+                    Ok(text) => text,
+                    // Too slow for the backlog: skip to the latest state.
+                    Err(RecvError::Lagged(_)) => match app.games.current(&id).await {
+                        Ok(l) => state_message(&l.view(now_ms())),
+                        Err(_) => break,
+                    },
+                    Err(RecvError::Closed) => break,
+                };
+                if sink.send(Message::Text(text)).await.is_err() {
+                    break;
+                }
+            }
+            incoming = stream.next() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        let e = json!({ "type": "error", "error": "send commands as JSON text" }).to_string();
+                        if sink.send(Message::Text(e.into())).await.is_err() { break; }
+                        continue;
+                    }
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue, // ping/pong
+                };
+                let reply = if bucket.take(app.config.ws_rate.max(1.0) * 2.0, app.config.ws_rate) {
+                    command(&app, &id, token.as_deref(), text.as_str()).await
+                } else {
+                    Err((ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many commands: slow down"), None))
+                };
+                if let Err((e, cid)) = reply {
+                    let e = json!({ "type": "error", "status": e.status.as_u16(), "error": e.message, "id": cid });
+                    if sink.send(Message::Text(e.to_string().into())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs a WebSocket command; success is seen as the state message that follows.
+async fn command(app: &App, id: &str, token: Option<&str>, text: &str) -> Result<(), (ApiError, Option<Value>)> {
+    let cmd: WsCommand =
+        serde_json::from_str(text).map_err(|e| (ApiError::bad_request(format!("invalid command: {e}")), None))?;
+    let cid = cmd.id.clone();
+    let fail = |e: ApiError| (e, cid.clone());
+    let action = match cmd.kind.as_str() {
+        "move" => Action::Move {
+            text: cmd.text.ok_or_else(|| fail(ApiError::bad_request("a move command needs `move`")))?,
+            ply: cmd.ply,
+        },
+        "resign" => Action::Resign,
+        "takeback" => Action::TakeBack,
+        "draw" => draw_action(cmd.action.as_deref().unwrap_or("")).map_err(fail)?,
+        "ping" => return Ok(()),
+        other => return Err(fail(ApiError::bad_request(format!("unknown command `{other}`")))),
+    };
+    app.games.perform(id, token, action).await.map(|_| ()).map_err(fail)
+}
+
+/// Every error answer is JSON: errors from layers and extractors that are
+/// not ours (body too large, method not allowed, bad query) are rewrapped.
+async fn json_errors(res: Response) -> Response {
+    let status = res.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return res;
+    }
+    let is_json =
+        res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if is_json {
+        return res;
+    }
+    let bytes = axum::body::to_bytes(res.into_body(), 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    let message = if text.is_empty() { status.canonical_reason().unwrap_or("error").to_lowercase() } else { text };
+    ApiError::new(status, message).into_response()
+}
+
+/// A token bucket.
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(burst: f64) -> Bucket {
+        Bucket { tokens: burst, at: Instant::now() }
+    }
+    /// Refills at `rate` per second up to `burst`, then takes one if it can.
+    fn take(&mut self, burst: f64, rate: f64) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * rate).min(burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Requests per second per client address (0 = no limit).
+#[derive(Debug)]
+pub struct RateLimiter {
+    rate: f64,
+    burst: f64,
+    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+}
+
+impl RateLimiter {
+    pub fn new(rate: f64, burst: f64) -> RateLimiter {
+        RateLimiter { rate, burst: burst.max(1.0), buckets: Mutex::new(HashMap::new()) }
+    }
+
+    pub fn allow(&self, ip: IpAddr) -> bool {
+        if self.rate <= 0.0 {
+            return true;
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if buckets.len() > 100_000 {
+            // Forget clients whose buckets have refilled.
+            let (burst, rate) = (self.burst, self.rate);
+            buckets.retain(|_, b| b.tokens + b.at.elapsed().as_secs_f64() * rate < burst);
+        }
+        buckets.entry(ip).or_insert_with(|| Bucket::new(self.burst)).take(self.burst, self.rate)
+    }
+}
+
+async fn rate_limit(State(limiter): State<Arc<RateLimiter>>, req: Request<Body>, next: Next) -> Response {
+    let ip = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip())
+        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+    if !limiter.allow(ip) {
+        return ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many requests: slow down").into_response();
+    }
+    next.run(req).await
+}

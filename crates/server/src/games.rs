@@ -1,0 +1,733 @@
+//! What can happen to a game, decided against the rules and committed to
+//! the store before anyone hears of it.
+//!
+//! Every action runs under the game's lock on this instance, is checked on
+//! the cached game, and is committed with a compare-and-swap on the game's
+//! version. If another instance changed the game meanwhile, the swap fails,
+//! the game is reloaded and the action is checked again once more.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+use monte_rules::any::AnyGame;
+use monte_rules::focus::FocusRules;
+use monte_rules::salta::SaltaRules;
+use monte_rules::{GameKind, RuleSet, Side};
+use monte_store::{BackendKind, GameRow, GameState, ListFilter, MoveRow, SeatRow, Store, Update};
+use tokio::sync::{Mutex as AsyncMutex, mpsc};
+
+use crate::error::{ApiError, ApiResult};
+use crate::hub::Hub;
+use crate::model::{
+    GameSummary, GameView, Loaded, ai_level, hash_token, new_token, now_ms, outcome_columns, parse_side, random_id,
+    side_name,
+};
+
+type Slot = Arc<AsyncMutex<Option<Loaded>>>;
+
+/// The games of this instance: cache, store and push.
+#[derive(Debug)]
+pub struct Games {
+    pub store: Store,
+    pub hub: Hub,
+    cache: Mutex<HashMap<String, Slot>>,
+    /// Games that may need an AI move (see `ai.rs`).
+    ai_queue: mpsc::UnboundedSender<String>,
+}
+
+/// How a seat is filled at creation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatSpec {
+    /// The creator takes it (and gets its token).
+    Me,
+    /// Waits for someone with the invite.
+    Open,
+    Ai(u8),
+}
+
+impl FromStr for SeatSpec {
+    type Err = ApiError;
+    fn from_str(s: &str) -> ApiResult<SeatSpec> {
+        match s {
+            "me" => Ok(SeatSpec::Me),
+            "open" => Ok(SeatSpec::Open),
+            _ => match s.strip_prefix("ai:").map(str::parse::<u8>) {
+                Some(Ok(n)) if monte_engine::level(n).is_some() => Ok(SeatSpec::Ai(n)),
+                Some(_) => Err(ApiError::bad_request(format!("unknown AI level in `{s}` (levels are 1 to 8)"))),
+                None => Err(ApiError::bad_request(format!("unknown seat `{s}` (expected me, open or ai:LEVEL)"))),
+            },
+        }
+    }
+}
+
+/// A new game as asked for.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub kind: String,
+    pub rules: String,
+    pub fen: Option<String>,
+    pub white: SeatSpec,
+    pub black: SeatSpec,
+    pub name: Option<String>,
+    /// (minutes, increment seconds)
+    pub clock: Option<(f64, f64)>,
+}
+
+/// A created game: its view, the tokens of the creator's seats (given only
+/// here) and the invite code if a seat is open.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub view: GameView,
+    pub tokens: Vec<(Side, String)>,
+    pub invite: Option<String>,
+}
+
+/// A change to commit: the new state, and the moves taken back and added.
+struct Plan {
+    state: GameState,
+    truncate_from: Option<i64>,
+    append: Vec<MoveRow>,
+    game: AnyGame,
+    /// Reported to the caller after the commit (the mover's flag had fallen).
+    then_fail: Option<ApiError>,
+}
+
+/// What a client may ask of a game.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Move { text: String, ply: Option<i64> },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    TakeBack,
+}
+
+pub const MAX_NAME: usize = 40;
+
+impl Games {
+    pub fn new(store: Store, hub: Hub, ai_queue: mpsc::UnboundedSender<String>) -> Games {
+        Games { store, hub, cache: Mutex::new(HashMap::new()), ai_queue }
+    }
+
+    fn slot(&self, id: &str) -> Slot {
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        cache.entry(id.to_string()).or_default().clone()
+    }
+
+    /// Games held in memory.
+    pub fn cached(&self) -> usize {
+        self.cache.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    async fn load(&self, id: &str) -> ApiResult<Loaded> {
+        let row = self.store.load_game(id).await?.ok_or_else(|| ApiError::not_found(format!("no game `{id}`")))?;
+        Loaded::replay(row)
+    }
+
+    /// The current game, read from the database (other instances may have
+    /// changed it), refreshing the cache.
+    pub async fn get(&self, id: &str) -> ApiResult<Loaded> {
+        check_id(id)?;
+        let slot = self.slot(id);
+        let mut guard = slot.lock().await;
+        match self.load(id).await {
+            Ok(loaded) => {
+                *guard = Some(loaded.clone());
+                Ok(loaded)
+            }
+            Err(e) => {
+                drop(guard);
+                self.forget(id);
+                Err(e)
+            }
+        }
+    }
+
+    /// The cached game (loaded if not cached): for WebSocket greetings.
+    pub async fn current(&self, id: &str) -> ApiResult<Loaded> {
+        check_id(id)?;
+        let slot = self.slot(id);
+        let mut guard = slot.lock().await;
+        if let Some(l) = guard.as_ref() {
+            return Ok(l.clone());
+        }
+        match self.load(id).await {
+            Ok(loaded) => {
+                *guard = Some(loaded.clone());
+                Ok(loaded)
+            }
+            Err(e) => {
+                drop(guard);
+                self.forget(id);
+                Err(e)
+            }
+        }
+    }
+
+    fn forget(&self, id: &str) {
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(slot) = cache.get(id)
+            && Arc::strong_count(slot) == 1
+        {
+            cache.remove(id);
+        }
+    }
+
+    /// Another instance changed game `id`: reload it if anyone here cares,
+    /// and tell the watchers.
+    pub async fn refresh(&self, id: &str, version: Option<i64>) {
+        let known = self.cache.lock().unwrap_or_else(|p| p.into_inner()).contains_key(id);
+        if !known && !self.hub.has_watchers(id) {
+            return;
+        }
+        let slot = self.slot(id);
+        let mut guard = slot.lock().await;
+        if let (Some(v), Some(l)) = (version, guard.as_ref())
+            && l.row.version >= v
+        {
+            return;
+        }
+        match self.load(id).await {
+            Ok(loaded) => {
+                self.hub.publish(id, &loaded.view(now_ms()));
+                if loaded.row.state.ai_to_move {
+                    let _ = self.ai_queue.send(id.to_string());
+                }
+                *guard = Some(loaded);
+            }
+            Err(_) => *guard = None,
+        }
+    }
+
+    /// Forget every cached game (after missing notices) and refresh the
+    /// watched ones.
+    pub async fn resync(&self) {
+        let ids: Vec<String> = self.cache.lock().unwrap_or_else(|p| p.into_inner()).keys().cloned().collect();
+        for id in ids {
+            self.refresh(&id, None).await;
+        }
+    }
+
+    /// Drops finished or idle games nobody watches from the cache, keeping
+    /// at most `keep` games.
+    pub fn trim_cache(&self, keep: usize) {
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() <= keep {
+            return;
+        }
+        let hub = &self.hub;
+        cache.retain(|id, slot| {
+            if Arc::strong_count(slot) > 1 || hub.has_watchers(id) {
+                return true;
+            }
+            match slot.try_lock() {
+                Ok(g) => g.as_ref().is_some_and(|l| l.row.state.status != "over"),
+                Err(_) => true,
+            }
+        });
+    }
+
+    pub async fn create(&self, new: NewGame) -> ApiResult<Created> {
+        let kind: GameKind = new.kind.parse().map_err(|e| ApiError::bad_request(format!("{e}")))?;
+        let rules = canonical_rules(kind, &new.rules)?;
+        let game = AnyGame::new(kind, &rules, new.fen.as_deref().map(str::trim))
+            .map_err(|e| ApiError::bad_request(format!("{e}")))?;
+        if game.status().is_over() {
+            return Err(ApiError::bad_request("the start position is already decided"));
+        }
+        if let Some(name) = &new.name {
+            check_name(name)?;
+        }
+        let clock = match new.clock {
+            None => None,
+            Some((minutes, increment)) => {
+                let valid = (0.0..=24.0 * 60.0).contains(&minutes)
+                    && (0.0..=600.0).contains(&increment)
+                    && minutes * 60_000.0 + increment * 1000.0 >= 1000.0;
+                if !valid {
+                    return Err(ApiError::bad_request(
+                        "clock: minutes must be 0 to 1440 and increment 0 to 600 seconds, with at least one second",
+                    ));
+                }
+                Some(((minutes * 60_000.0).round() as i64, (increment * 1000.0).round() as i64))
+            }
+        };
+        let now = now_ms();
+        let mut tokens = Vec::new();
+        let mut seat = |spec: &SeatSpec, side: Side| match spec {
+            SeatSpec::Me => {
+                let token = new_token();
+                let row =
+                    SeatRow { player: "human".into(), name: new.name.clone(), token_hash: Some(hash_token(&token)) };
+                tokens.push((side, token));
+                row
+            }
+            SeatSpec::Open => SeatRow { player: "human".into(), name: None, token_hash: None },
+            SeatSpec::Ai(n) => SeatRow {
+                player: format!("ai:{n}"),
+                name: monte_engine::level(*n).map(|l| l.name.to_string()),
+                token_hash: None,
+            },
+        };
+        let white = seat(&new.white, Side::White);
+        let black = seat(&new.black, Side::Black);
+        let open = new.white == SeatSpec::Open || new.black == SeatSpec::Open;
+        let invite = open.then(|| random_id(12));
+        let side_to_move = game.side_to_move();
+        let mut state = GameState {
+            status: if open { "waiting" } else { "active" }.into(),
+            ply: 0,
+            fen: game.fen(),
+            side_to_move: side_name(side_to_move).into(),
+            white,
+            black,
+            invite: invite.clone(),
+            white_ms: clock.map(|c| c.0),
+            black_ms: clock.map(|c| c.0),
+            turn_started_at: None,
+            deadline_at: None,
+            draw_offer: None,
+            result: None,
+            winner: None,
+            reason: None,
+            margin: None,
+            ai_to_move: false,
+            updated_at: now,
+        };
+        if !open {
+            start_clock(&mut state, now);
+        }
+        state.ai_to_move = ai_to_move(&state);
+        let row = GameRow {
+            id: random_id(10),
+            kind: kind.name().into(),
+            rules,
+            start_fen: game.start_fen(),
+            clock_initial_ms: clock.map(|c| c.0),
+            clock_increment_ms: clock.map(|c| c.1),
+            created_at: now,
+            version: 1,
+            state,
+            moves: Vec::new(),
+        };
+        self.store.insert_game(&row).await?;
+        let loaded = Loaded { row, game };
+        let view = loaded.view(now);
+        if loaded.row.state.ai_to_move {
+            let _ = self.ai_queue.send(loaded.row.id.clone());
+        }
+        let id = loaded.row.id.clone();
+        *self.slot(&id).lock().await = Some(loaded);
+        Ok(Created { view, tokens, invite })
+    }
+
+    /// Takes an open seat through an invite: `(view, side, token)`.
+    pub async fn join(
+        &self,
+        code: &str,
+        side: Option<Side>,
+        name: Option<String>,
+    ) -> ApiResult<(GameView, Side, String)> {
+        if code.is_empty() || code.len() > 32 || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found(format!("no invite `{code}`")));
+        }
+        if let Some(name) = &name {
+            check_name(name)?;
+        }
+        let id =
+            self.store.find_invite(code).await?.ok_or_else(|| ApiError::not_found(format!("no invite `{code}`")))?;
+        let token = new_token();
+        let hash = hash_token(&token);
+        let (view, taken) = self
+            .act(&id, None, |l, now| {
+                let s = &l.row.state;
+                if s.invite.as_deref() != Some(code) {
+                    return Err(ApiError::conflict("this invite has been used"));
+                }
+                let open = |sd: Side| l.seat(sd).player == "human" && l.seat(sd).token_hash.is_none();
+                let side = match side {
+                    Some(sd) if open(sd) => sd,
+                    Some(sd) => return Err(ApiError::conflict(format!("the {} seat is taken", side_name(sd)))),
+                    None => Side::BOTH
+                        .into_iter()
+                        .find(|&sd| open(sd))
+                        .ok_or_else(|| ApiError::conflict("no seat is open"))?,
+                };
+                let mut state = s.clone();
+                let seat = SeatRow { player: "human".into(), name: name.clone(), token_hash: Some(hash.clone()) };
+                match side {
+                    Side::White => state.white = seat,
+                    Side::Black => state.black = seat,
+                }
+                let still_open = Side::BOTH.into_iter().any(|sd| sd != side && open(sd));
+                if !still_open {
+                    state.invite = None;
+                    state.status = "active".into();
+                    start_clock(&mut state, now);
+                }
+                state.ai_to_move = ai_to_move(&state);
+                state.updated_at = now;
+                Ok((
+                    Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None },
+                    side,
+                ))
+            })
+            .await?;
+        Ok((view, taken, token))
+    }
+
+    /// Performs `action` for the holder of `token`: the new view and the
+    /// token's side.
+    pub async fn perform(&self, id: &str, token: Option<&str>, action: Action) -> ApiResult<(GameView, Side)> {
+        check_id(id)?;
+        let token =
+            token.ok_or_else(|| ApiError::unauthorized("this needs a seat token (Authorization: Bearer TOKEN)"))?;
+        self.act(id, None, |l, now| {
+            let side = l.side_of(token).ok_or_else(|| ApiError::forbidden("this token holds no seat of this game"))?;
+            Ok((plan(l, side, &action, now)?, side))
+        })
+        .await
+    }
+
+    /// Plays the AI's move computed for `version` (dropped if the game moved on).
+    pub async fn perform_ai(&self, id: &str, version: i64, notation: &str) -> ApiResult<GameView> {
+        let (view, ()) = self
+            .act(id, Some(version), |l, now| {
+                let side = l.game.side_to_move();
+                if ai_level(&l.seat(side).player).is_none() {
+                    return Err(ApiError::conflict("no AI is to move"));
+                }
+                Ok((plan(l, side, &Action::Move { text: notation.to_string(), ply: None }, now)?, ()))
+            })
+            .await?;
+        Ok(view)
+    }
+
+    /// Ends the game on time if the side to move's flag has fallen.
+    pub async fn check_flag(&self, id: &str) -> ApiResult<GameView> {
+        let (view, ()) = self
+            .act(id, None, |l, now| match flag_plan(l, now) {
+                Some(p) => Ok((p, ())),
+                None => Err(ApiError::conflict("no flag has fallen")),
+            })
+            .await?;
+        Ok(view)
+    }
+
+    /// Runs `decide` on the current game and commits what it decided; on a
+    /// lost race reloads and decides once more. `only_version` refuses any
+    /// other version (the AI's move is for the position it searched).
+    async fn act<T>(
+        &self,
+        id: &str,
+        only_version: Option<i64>,
+        decide: impl Fn(&Loaded, i64) -> ApiResult<(Plan, T)>,
+    ) -> ApiResult<(GameView, T)> {
+        let slot = self.slot(id);
+        let mut guard = slot.lock().await;
+        // With other instances on the database the cached game may be
+        // behind (their notice still on its way): a refusal is confirmed on
+        // a fresh copy before it is given.
+        let shared = self.store.kind() == BackendKind::Postgres;
+        let mut fresh = false;
+        let mut reload = guard.is_none();
+        for _ in 0..4 {
+            if reload {
+                match self.load(id).await {
+                    Ok(l) => *guard = Some(l),
+                    Err(e) => {
+                        *guard = None;
+                        drop(guard);
+                        self.forget(id);
+                        return Err(e);
+                    }
+                }
+                fresh = true;
+            }
+            reload = true;
+            let loaded = guard.as_ref().ok_or_else(|| ApiError::internal("game vanished"))?;
+            let now = now_ms();
+            let decided = match only_version {
+                Some(v) if v != loaded.row.version => Err(ApiError::conflict("the game changed")),
+                _ => decide(loaded, now),
+            };
+            let (plan, extra) = match decided {
+                Ok(d) => d,
+                Err(_) if shared && !fresh => continue,
+                Err(e) => return Err(e),
+            };
+            let update = Update { state: &plan.state, truncate_from: plan.truncate_from, append: &plan.append };
+            if !self.store.commit(id, loaded.row.version, &update).await? {
+                continue;
+            }
+            // Committed: now it may be told.
+            let mut row = loaded.row.clone();
+            row.version += 1;
+            if let Some(from) = plan.truncate_from {
+                row.moves.retain(|m| m.ply < from);
+            }
+            row.moves.extend(plan.append);
+            row.state = plan.state;
+            let next = Loaded { row, game: plan.game };
+            let view = next.view(now);
+            self.hub.publish(id, &view);
+            if next.row.state.ai_to_move {
+                let _ = self.ai_queue.send(id.to_string());
+            }
+            *guard = Some(next);
+            return match plan.then_fail {
+                Some(e) => Err(e),
+                None => Ok((view, extra)),
+            };
+        }
+        Err(ApiError::conflict("the game is changing too fast: try again"))
+    }
+
+    pub async fn list(&self, filter: &ListFilter, limit: i64) -> ApiResult<Vec<GameSummary>> {
+        Ok(self.store.list_games(filter, limit).await?.iter().map(Loaded::summary).collect())
+    }
+
+    /// The record of a game (with its result when the rules did not end it).
+    pub async fn record(&self, id: &str) -> ApiResult<String> {
+        let l = self.get(id).await?;
+        let s = &l.row.state;
+        let player = |seat: &SeatRow| match ai_level(&seat.player) {
+            Some(n) => format!("Monte AI level {n}"),
+            None => seat.name.clone().unwrap_or_else(|| "?".into()),
+        };
+        let (white, black) = (player(&s.white), player(&s.black));
+        let date = l.row.created_at.to_string();
+        let mut tags: Vec<(&str, &str)> = vec![("White", &white), ("Black", &black), ("Created", &date)];
+        let reason = s.reason.clone().unwrap_or_default();
+        let by_server = matches!(reason.as_str(), "resignation" | "time" | "agreement");
+        if by_server {
+            tags.push(("Termination", &reason));
+        }
+        let result = if by_server { s.result.as_deref() } else { None };
+        Ok(l.game.record(&tags, result).to_string())
+    }
+}
+
+/// Checks a client's action against the game and plans its change.
+fn plan(l: &Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
+    let s = &l.row.state;
+    match s.status.as_str() {
+        "waiting" => return Err(ApiError::conflict("the game has not started: a seat is still open")),
+        "over" => return Err(ApiError::conflict("the game is over")),
+        _ => {}
+    }
+    // A fallen flag ends the game before anything else happens.
+    if let Some(mut p) = flag_plan(l, now) {
+        p.then_fail = Some(ApiError::conflict("time ran out: the game is over"));
+        return Ok(p);
+    }
+    let mut state = s.clone();
+    state.updated_at = now;
+    let opponent = !side;
+    match action {
+        Action::Move { text, ply } => {
+            if let Some(p) = ply
+                && *p != s.ply
+            {
+                return Err(ApiError::conflict(format!("the move is for ply {p} but the game is at ply {}", s.ply)));
+            }
+            if l.game.side_to_move() != side {
+                return Err(ApiError::conflict("it is not your turn"));
+            }
+            if text.len() > 200 {
+                return Err(ApiError::bad_request("the move text is too long"));
+            }
+            let mut game = l.game.clone();
+            let notation = game.play(text.trim()).map_err(|e| ApiError::unprocessable(format!("`{text}`: {e}")))?;
+            // The mover's clock: time used, then the increment.
+            if let Some(left) = l.time_left(side, now) {
+                let left = left + l.row.clock_increment_ms.unwrap_or(0);
+                match side {
+                    Side::White => state.white_ms = Some(left),
+                    Side::Black => state.black_ms = Some(left),
+                }
+            }
+            state.ply += 1;
+            state.fen = game.fen();
+            state.side_to_move = side_name(game.side_to_move()).into();
+            state.draw_offer = None;
+            let append = vec![MoveRow {
+                ply: s.ply,
+                notation,
+                played_at: now,
+                white_ms: state.white_ms,
+                black_ms: state.black_ms,
+            }];
+            if let Some((result, winner, reason, margin)) = outcome_columns(game.status()) {
+                finish(&mut state, result, winner, reason, margin);
+            } else {
+                start_clock(&mut state, now);
+            }
+            state.ai_to_move = ai_to_move(&state);
+            Ok(Plan { state, truncate_from: None, append, game, then_fail: None })
+        }
+        Action::Resign => {
+            charge_running(&mut state, l, now);
+            let winner = side_name(opponent).to_string();
+            finish(&mut state, result_for(Some(opponent)), Some(winner), "resignation".into(), None);
+            state.ai_to_move = false;
+            Ok(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+        }
+        Action::OfferDraw => {
+            if ai_level(&l.seat(opponent).player).is_some() {
+                return Err(ApiError::conflict("the AI does not accept draw offers"));
+            }
+            match s.draw_offer.as_deref().and_then(parse_side) {
+                Some(sd) if sd == side => return Err(ApiError::conflict("you already offered a draw")),
+                Some(_) => return plan(l, side, &Action::AcceptDraw, now),
+                None => state.draw_offer = Some(side_name(side).into()),
+            }
+            Ok(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+        }
+        Action::AcceptDraw | Action::DeclineDraw => {
+            if s.draw_offer.as_deref().and_then(parse_side) != Some(opponent) {
+                return Err(ApiError::conflict("your opponent has not offered a draw"));
+            }
+            state.draw_offer = None;
+            if matches!(action, Action::AcceptDraw) {
+                charge_running(&mut state, l, now);
+                finish(&mut state, result_for(None), None, "agreement".into(), None);
+                state.ai_to_move = false;
+            }
+            Ok(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+        }
+        Action::TakeBack => {
+            if ai_level(&l.seat(opponent).player).is_none() {
+                return Err(ApiError::conflict("moves can be taken back only against the AI"));
+            }
+            // Back to the last position where it was your turn before your
+            // last move: your move, and the AI's reply if it came.
+            let plies = if l.game.side_to_move() == side { 2 } else { 1 };
+            if s.ply < plies {
+                return Err(ApiError::conflict("you have no move to take back"));
+            }
+            let mut game = l.game.clone();
+            for _ in 0..plies {
+                game.undo().ok_or_else(|| ApiError::conflict("you have no move to take back"))?;
+            }
+            let keep = s.ply - plies;
+            // The clocks as they were after the last kept move.
+            let before = keep.checked_sub(1).and_then(|i| l.row.moves.get(i as usize));
+            if l.row.clock_initial_ms.is_some() {
+                state.white_ms = before.and_then(|m| m.white_ms).or(l.row.clock_initial_ms);
+                state.black_ms = before.and_then(|m| m.black_ms).or(l.row.clock_initial_ms);
+            }
+            state.ply = keep;
+            state.fen = game.fen();
+            state.side_to_move = side_name(game.side_to_move()).into();
+            state.draw_offer = None;
+            start_clock(&mut state, now);
+            state.ai_to_move = ai_to_move(&state);
+            Ok(Plan { state, truncate_from: Some(keep), append: Vec::new(), game, then_fail: None })
+        }
+    }
+}
+
+/// The plan that ends the game on time, if the side to move's flag fell.
+fn flag_plan(l: &Loaded, now: i64) -> Option<Plan> {
+    let s = &l.row.state;
+    if s.status != "active" {
+        return None;
+    }
+    let side = l.game.side_to_move();
+    if l.time_left(side, now)? > 0 || s.turn_started_at.is_none() {
+        return None;
+    }
+    let mut state = s.clone();
+    match side {
+        Side::White => state.white_ms = Some(0),
+        Side::Black => state.black_ms = Some(0),
+    }
+    let winner = !side;
+    finish(&mut state, result_for(Some(winner)), Some(side_name(winner).into()), "time".into(), None);
+    state.ai_to_move = false;
+    state.updated_at = now;
+    Some(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+}
+
+/// Stops the running clock where it stands (the game ends off the board).
+fn charge_running(state: &mut GameState, l: &Loaded, now: i64) {
+    let side = l.game.side_to_move();
+    if let Some(left) = l.time_left(side, now) {
+        match side {
+            Side::White => state.white_ms = Some(left.max(0)),
+            Side::Black => state.black_ms = Some(left.max(0)),
+        }
+    }
+}
+
+fn result_for(winner: Option<Side>) -> String {
+    match winner {
+        Some(Side::White) => "1-0",
+        Some(Side::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+    .into()
+}
+
+fn finish(state: &mut GameState, result: String, winner: Option<String>, reason: String, margin: Option<i64>) {
+    state.status = "over".into();
+    state.result = Some(result);
+    state.winner = winner;
+    state.reason = Some(reason);
+    state.margin = margin;
+    state.turn_started_at = None;
+    state.deadline_at = None;
+    state.draw_offer = None;
+    state.invite = None;
+}
+
+/// Starts the side to move's clock at `now` (games with a clock).
+fn start_clock(state: &mut GameState, now: i64) {
+    let left = match state.side_to_move.as_str() {
+        "white" => state.white_ms,
+        _ => state.black_ms,
+    };
+    if let Some(left) = left {
+        state.turn_started_at = Some(now);
+        state.deadline_at = Some(now + left);
+    }
+}
+
+fn ai_to_move(state: &GameState) -> bool {
+    let seat = if state.side_to_move == "white" { &state.white } else { &state.black };
+    state.status == "active" && ai_level(&seat.player).is_some()
+}
+
+/// The rule set in its canonical text form, checked.
+fn canonical_rules(kind: GameKind, text: &str) -> ApiResult<String> {
+    fn check<R: RuleSet>(text: &str) -> ApiResult<String> {
+        let rules: R = text.trim().parse().map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
+        rules.validate().map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
+        Ok(rules.to_string())
+    }
+    if text.len() > 200 {
+        return Err(ApiError::bad_request("rules: too long"));
+    }
+    match kind {
+        GameKind::Salta => check::<SaltaRules>(text),
+        GameKind::Focus => check::<FocusRules>(text),
+    }
+}
+
+fn check_name(name: &str) -> ApiResult<()> {
+    if name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(format!("name: at most {MAX_NAME} characters, no control characters")));
+    }
+    Ok(())
+}
+
+/// Game ids are short and alphanumeric: anything else names no game.
+pub fn check_id(id: &str) -> ApiResult<()> {
+    if id.is_empty() || id.len() > 32 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(ApiError::not_found(format!("no game `{}`", id.chars().take(40).collect::<String>())));
+    }
+    Ok(())
+}

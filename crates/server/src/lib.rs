@@ -1,0 +1,199 @@
+//! Monte's game server: an HTTP/JSON API with WebSocket push (axum + tokio)
+//! over [`monte_store`], with AI seats and clocks. See docs/api.md.
+//!
+//! Several instances on one PostgreSQL database act as one service: every
+//! change is committed before it is told, announced to the other instances
+//! with NOTIFY, and every AI move is claimed through the database.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use monte_store::{Notice, Store, StoreError};
+use tokio::sync::mpsc;
+
+pub mod ai;
+pub mod api;
+pub mod error;
+pub mod games;
+pub mod hub;
+pub mod model;
+pub mod web;
+
+pub use ai::AiConfig;
+pub use error::ApiError;
+use games::Games;
+use model::now_ms;
+
+/// A server's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `sqlite:PATH`, a file path, or `postgres://...`.
+    pub database: String,
+    pub listen: SocketAddr,
+    /// This instance's name (in claims and notices); random by default.
+    pub instance: Option<String>,
+    /// HTTP requests per second per client address (0: no limit) ...
+    pub rate_limit: f64,
+    /// ... with bursts up to this many.
+    pub rate_burst: f64,
+    /// WebSocket commands per second per connection.
+    pub ws_rate: f64,
+    /// Largest request body, in bytes.
+    pub body_limit: usize,
+    pub ai: AiConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            database: "sqlite:monte.db".into(),
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            instance: None,
+            rate_limit: 20.0,
+            rate_burst: 100.0,
+            ws_rate: 20.0,
+            body_limit: 64 * 1024,
+            ai: AiConfig::default(),
+        }
+    }
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen { addr: SocketAddr, source: std::io::Error },
+    #[error("server error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The running service of one instance.
+#[derive(Debug)]
+pub struct App {
+    pub games: Games,
+    pub config: Config,
+    pub stats: Stats,
+}
+
+/// Counters of this instance (shown by `/api/health`).
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// AI moves this instance claimed and searched.
+    pub ai_searches: std::sync::atomic::AtomicU64,
+    /// AI moves this instance committed.
+    pub ai_moves: std::sync::atomic::AtomicU64,
+}
+
+/// A started instance: the router to serve, and its background tasks
+/// (listening to other instances, AI, clocks, heartbeat), which stop when
+/// this value is dropped.
+#[derive(Debug)]
+pub struct Instance {
+    pub app: Arc<App>,
+    pub router: axum::Router,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+/// Connects to the database, brings the schema up to date, credits any
+/// downtime to the clocks, and starts the background tasks.
+pub async fn start(config: Config) -> Result<Instance, ServerError> {
+    let instance = config.instance.clone().unwrap_or_else(|| model::random_id(8));
+    let store = Store::connect(&config.database, &instance).await?;
+    let credited = store.heartbeat(now_ms(), true, 5_000).await?;
+    if credited > 0 {
+        eprintln!("monte: the service was down {} s: not charged to the clocks", credited / 1000);
+    }
+    store.release_claims().await?;
+    let listener = store.listen().await?;
+    let (ai_tx, ai_rx) = mpsc::unbounded_channel();
+    let games = Games::new(store, hub::Hub::default(), ai_tx.clone());
+    let app = Arc::new(App { games, config: config.clone(), stats: Stats::default() });
+    let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
+    if let Some(listener) = listener {
+        tasks.push(tokio::spawn(follow(app.clone(), listener)));
+    }
+    tasks.push(tokio::spawn(maintain(app.clone(), ai_tx)));
+    let router = api::router(app.clone());
+    Ok(Instance { app, router, tasks })
+}
+
+/// Applies the other instances' changes here (PostgreSQL).
+async fn follow(app: Arc<App>, mut listener: monte_store::Listener) {
+    loop {
+        match listener.next().await {
+            Ok(Notice::Changed { id, version, instance }) => {
+                if instance != app.games.store.instance() {
+                    app.games.refresh(&id, Some(version)).await;
+                }
+            }
+            Ok(Notice::Resync) => app.games.resync().await,
+            Err(e) => {
+                eprintln!("monte: lost the change notices ({e}); retrying");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                app.games.resync().await;
+            }
+        }
+    }
+}
+
+/// Once a second: the heartbeat, fallen flags, AI moves nobody is making
+/// (after a restart, or when an instance died), and the cache's size.
+async fn maintain(app: Arc<App>, ai_queue: mpsc::UnboundedSender<String>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let now = now_ms();
+        let store = &app.games.store;
+        if let Err(e) = store.heartbeat(now, false, 5_000).await {
+            eprintln!("monte: heartbeat failed: {e}");
+            continue;
+        }
+        if let Ok(ids) = store.flagged(now, 100).await {
+            for id in ids {
+                let _ = app.games.check_flag(&id).await;
+            }
+        }
+        if let Ok(ids) = store.pending_ai(now, app.config.ai.lease_ms, 100).await {
+            for id in ids {
+                let _ = ai_queue.send(id);
+            }
+        }
+        app.games.trim_cache(10_000);
+    }
+}
+
+/// Serves until Ctrl-C: binds `config.listen`, then calls `ready` with the
+/// address (port 0 picks a free port).
+pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    let instance = start(config.clone()).await?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| ServerError::Listen { addr: config.listen, source })?;
+    ready(listener.local_addr()?);
+    let service = instance.router.clone().into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    instance.app.games.store.close().await;
+    Ok(())
+}
+
+/// [`serve`] on a runtime of its own, for the command line.
+pub fn serve_blocking(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(serve(config, ready))
+}

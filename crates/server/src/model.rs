@@ -1,0 +1,321 @@
+//! A game as the server holds it (the stored row and the rules' replay of
+//! it) and as clients see it (the JSON view).
+
+use std::collections::BTreeMap;
+
+use monte_rules::any::AnyGame;
+use monte_rules::{GameKind, Side, Status};
+use monte_store::{GameRow, SeatRow};
+use rand::Rng;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{ApiError, ApiResult};
+
+/// A stored game and the rules' replay of its moves.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub row: GameRow,
+    pub game: AnyGame,
+}
+
+impl Loaded {
+    /// Replays the stored moves through the rules.
+    pub fn replay(row: GameRow) -> ApiResult<Loaded> {
+        let corrupt = |what: String| ApiError::internal(format!("stored game {} is unreadable: {what}", row.id));
+        let kind: GameKind = row.kind.parse().map_err(|e| corrupt(format!("{e}")))?;
+        let mut game = AnyGame::new(kind, &row.rules, Some(&row.start_fen)).map_err(|e| corrupt(format!("{e}")))?;
+        for m in &row.moves {
+            game.play(&m.notation).map_err(|e| corrupt(format!("move {} `{}`: {e}", m.ply + 1, m.notation)))?;
+        }
+        Ok(Loaded { row, game })
+    }
+
+    pub fn seat(&self, side: Side) -> &SeatRow {
+        match side {
+            Side::White => &self.row.state.white,
+            Side::Black => &self.row.state.black,
+        }
+    }
+
+    /// The side whose seat `token` holds.
+    pub fn side_of(&self, token: &str) -> Option<Side> {
+        let hash = hash_token(token);
+        Side::BOTH.into_iter().find(|&s| self.seat(s).token_hash.as_deref() == Some(hash.as_str()))
+    }
+
+    /// Time left for `side` at `now` (the running clock included).
+    pub fn time_left(&self, side: Side, now: i64) -> Option<i64> {
+        let s = &self.row.state;
+        let base = match side {
+            Side::White => s.white_ms?,
+            Side::Black => s.black_ms?,
+        };
+        let running = s.turn_started_at.filter(|_| side_name(side) == s.side_to_move);
+        Some(match running {
+            Some(start) => base - (now - start).max(0),
+            None => base,
+        })
+    }
+
+    /// The view a client gets.
+    pub fn view(&self, now: i64) -> GameView {
+        let row = &self.row;
+        let s = &row.state;
+        let mut legal = LegalMoves::default();
+        if s.status == "active" {
+            for m in self.game.legal_moves() {
+                if m.kind == "pass" {
+                    legal.pass = Some(m.notation);
+                    continue;
+                }
+                let view = MoveView {
+                    notation: m.notation,
+                    kind: m.kind,
+                    to: m.to.unwrap_or_default(),
+                    call: m.call,
+                    path: m.path,
+                    count: m.count,
+                };
+                match m.from {
+                    Some(from) => legal.from.entry(from).or_default().push(view),
+                    None => legal.drops.push(view),
+                }
+            }
+        }
+        let clock = row.clock_initial_ms.map(|initial_ms| ClockView {
+            initial_ms,
+            increment_ms: row.clock_increment_ms.unwrap_or(0),
+            white_ms: self.time_left(Side::White, now).unwrap_or(initial_ms).max(0),
+            black_ms: self.time_left(Side::Black, now).unwrap_or(initial_ms).max(0),
+            running: s.turn_started_at.map(|_| s.side_to_move.clone()),
+            deadline_at: s.deadline_at,
+        });
+        GameView {
+            id: row.id.clone(),
+            version: row.version,
+            game: row.kind.clone(),
+            rules: row.rules.clone(),
+            status: s.status.clone(),
+            start_fen: row.start_fen.clone(),
+            fen: s.fen.clone(),
+            ply: s.ply,
+            side_to_move: s.side_to_move.clone(),
+            seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
+            invite: s.invite.clone(),
+            legal_moves: legal,
+            history: row.moves.iter().map(|m| m.notation.clone()).collect(),
+            clock,
+            draw_offer: s.draw_offer.clone(),
+            result: s.result.as_ref().map(|r| ResultView {
+                result: r.clone(),
+                winner: s.winner.clone(),
+                reason: s.reason.clone().unwrap_or_default(),
+                margin: s.margin,
+            }),
+            ai_thinking: s.ai_to_move,
+            created_at: row.created_at,
+            updated_at: s.updated_at,
+            server_time: now,
+        }
+    }
+
+    /// A short form for lists.
+    pub fn summary(row: &GameRow) -> GameSummary {
+        let s = &row.state;
+        GameSummary {
+            id: row.id.clone(),
+            game: row.kind.clone(),
+            rules: row.rules.clone(),
+            status: s.status.clone(),
+            ply: s.ply,
+            side_to_move: s.side_to_move.clone(),
+            seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
+            invite: s.invite.clone(),
+            clock: row.clock_initial_ms.map(|m| [m, row.clock_increment_ms.unwrap_or(0)]),
+            result: s.result.clone(),
+            updated_at: s.updated_at,
+        }
+    }
+}
+
+/// The game as every client sees it (players and spectators alike: there
+/// is no hidden information).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    pub id: String,
+    /// Bumped by every change.
+    pub version: i64,
+    pub game: String,
+    pub rules: String,
+    /// `waiting` (a seat is open), `active` or `over`.
+    pub status: String,
+    pub start_fen: String,
+    pub fen: String,
+    /// Moves played so far.
+    pub ply: i64,
+    pub side_to_move: String,
+    pub seats: Seats,
+    pub invite: Option<String>,
+    pub legal_moves: LegalMoves,
+    pub history: Vec<String>,
+    pub clock: Option<ClockView>,
+    pub draw_offer: Option<String>,
+    pub result: Option<ResultView>,
+    /// An AI seat is to move.
+    pub ai_thinking: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub server_time: i64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Seats {
+    pub white: SeatView,
+    pub black: SeatView,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// `human` or `ai`.
+    pub player: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    pub name: Option<String>,
+    /// A human seat nobody has taken yet.
+    pub open: bool,
+}
+
+impl SeatView {
+    fn of(seat: &SeatRow) -> SeatView {
+        match ai_level(&seat.player) {
+            Some(level) => SeatView { player: "ai", level: Some(level), name: seat.name.clone(), open: false },
+            None => SeatView { player: "human", level: None, name: seat.name.clone(), open: seat.token_hash.is_none() },
+        }
+    }
+}
+
+/// Legal moves grouped the way a board needs them.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LegalMoves {
+    /// From-square -> the moves starting there.
+    pub from: BTreeMap<String, Vec<MoveView>>,
+    /// Focus: pieces dropped from the reserve.
+    pub drops: Vec<MoveView>,
+    /// The pass, when it is the only move.
+    pub pass: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    /// What to send to play it.
+    pub notation: String,
+    /// `step`, `jump`, `group` or `drop`.
+    pub kind: &'static str,
+    pub to: String,
+    /// Salta: the move makes a call.
+    pub call: bool,
+    /// Salta jumps: every landing square.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<String>,
+    /// Focus: how many pieces move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    pub initial_ms: i64,
+    pub increment_ms: i64,
+    /// Time left now (at `server_time`).
+    pub white_ms: i64,
+    pub black_ms: i64,
+    /// The side whose clock runs.
+    pub running: Option<String>,
+    /// When the running clock reaches zero.
+    pub deadline_at: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultView {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    pub winner: Option<String>,
+    /// `goal`, `no pieces`, `move limit`, `threefold repetition`,
+    /// `resignation`, `time` or `agreement`.
+    pub reason: String,
+    pub margin: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    pub id: String,
+    pub game: String,
+    pub rules: String,
+    pub status: String,
+    pub ply: i64,
+    pub side_to_move: String,
+    pub seats: Seats,
+    pub invite: Option<String>,
+    /// `[initial_ms, increment_ms]`.
+    pub clock: Option<[i64; 2]>,
+    pub result: Option<String>,
+    pub updated_at: i64,
+}
+
+/// `white` / `black`.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+pub fn parse_side(name: &str) -> Option<Side> {
+    match name {
+        "white" => Some(Side::White),
+        "black" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// The level of an `ai:N` seat.
+pub fn ai_level(player: &str) -> Option<u8> {
+    player.strip_prefix("ai:")?.parse().ok()
+}
+
+/// Seat tokens are stored only as their SHA-256.
+pub fn hash_token(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A random string of `len` characters from an unambiguous alphabet.
+pub fn random_id(len: usize) -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut rng = rand::rng();
+    (0..len).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// A secret seat token (256 bits).
+pub fn new_token() -> String {
+    let bytes: [u8; 32] = rand::rng().random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The status of the rules as stored: (result, winner, reason, margin).
+pub fn outcome_columns(status: Status) -> Option<(String, Option<String>, String, Option<i64>)> {
+    match status {
+        Status::Ongoing => None,
+        Status::Over(o) => Some((
+            o.result_string().to_string(),
+            o.winner.map(|w| side_name(w).to_string()),
+            o.reason.name().to_string(),
+            o.margin.map(i64::from),
+        )),
+    }
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}

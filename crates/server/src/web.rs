@@ -1,0 +1,241 @@
+//! The web board: the files of the top-level `web/` directory, embedded in
+//! the binary (so `monte serve` alone serves everything), and the two small
+//! helpers the board asks for that the game API does not give (docs/web.md).
+//!
+//! Pages (`/`, `/game/{id}`, `/invite/{code}`, `/rules`, `/live`) are one
+//! HTML shell whose script draws the page; they are never cached. Assets
+//! live under `/assets/{version}/`, where the version is a hash of all the
+//! embedded files: a new binary means new URLs, so assets can be cached for
+//! ever.
+//!
+//! For work on the page itself, `MONTE_WEB_DIR=web monte serve` reads the
+//! same files from that directory at every request instead (uncached), so
+//! an edit shows on reload without rebuilding.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::get;
+use monte_rules::any::AnyGame;
+use monte_rules::salta::Piece;
+use monte_rules::{GameKind, Side};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::App;
+use crate::error::{ApiError, ApiResult};
+
+/// One embedded file of `web/`.
+#[derive(Debug)]
+pub struct Asset {
+    /// The path below `web/`.
+    pub path: &'static str,
+    pub bytes: &'static [u8],
+}
+
+macro_rules! assets {
+    ($($path:literal),* $(,)?) => {
+        &[$(Asset { path: $path, bytes: include_bytes!(concat!("../../../web/", $path)) }),*]
+    };
+}
+
+/// Every file the browser loads (a test checks this list against `web/`).
+pub const ASSETS: &[Asset] = assets![
+    "index.html",
+    "favicon.svg",
+    "style.css",
+    "app.js",
+    "api.js",
+    "dom.js",
+    "i18n.js",
+    "position.js",
+    "pieces.js",
+    "board.js",
+    "salta-board.js",
+    "focus-board.js",
+    "game.js",
+    "pages.js",
+    "rules.js",
+];
+
+/// The pages: every one is the same shell, drawn by `app.js`.
+pub const PAGES: &[&str] = &["/", "/game/{id}", "/invite/{code}", "/rules", "/live"];
+
+/// The version of the embedded files: the start of their SHA-256.
+pub fn version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        let mut hasher = Sha256::new();
+        for asset in ASSETS {
+            hasher.update(asset.path.as_bytes());
+            hasher.update([0]);
+            hasher.update(asset.bytes);
+        }
+        hasher.finalize().iter().take(6).map(|b| format!("{b:02x}")).collect()
+    })
+}
+
+fn asset(path: &str) -> Option<&'static Asset> {
+    ASSETS.iter().find(|a| a.path == path)
+}
+
+/// `MONTE_WEB_DIR`: serve the files from there (page development).
+fn dev_dir() -> Option<&'static PathBuf> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| std::env::var_os("MONTE_WEB_DIR").filter(|d| !d.is_empty()).map(PathBuf::from)).as_ref()
+}
+
+/// A listed file's contents: embedded, or read from `MONTE_WEB_DIR`.
+fn contents(asset: &'static Asset) -> Cow<'static, [u8]> {
+    match dev_dir().and_then(|dir| std::fs::read(dir.join(asset.path)).ok()) {
+        Some(bytes) => Cow::Owned(bytes),
+        None => Cow::Borrowed(asset.bytes),
+    }
+}
+
+/// The page shell with the asset URLs of this version.
+fn shell() -> Cow<'static, str> {
+    static SHELL: OnceLock<String> = OnceLock::new();
+    let render = || {
+        let html = asset("index.html").map(|a| String::from_utf8_lossy(&contents(a)).into_owned()).unwrap_or_default();
+        html.replace("__VERSION__", version())
+    };
+    if dev_dir().is_some() {
+        return Cow::Owned(render());
+    }
+    Cow::Borrowed(SHELL.get_or_init(render))
+}
+
+/// The content type of a file, by its extension.
+pub fn content_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
+        Some("png") => "image/png",
+        Some("woff2") => "font/woff2",
+        Some("txt" | "md") => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// The routes of the web board, to merge into the API's router.
+pub fn router() -> Router<Arc<App>> {
+    let mut router = Router::new();
+    // `/` is among the API's routes (it is in the OpenAPI document).
+    for page in PAGES.iter().filter(|p| **p != "/") {
+        router = router.route(page, get(page_shell));
+    }
+    router
+        .route("/assets/{version}/{*file}", get(serve_asset))
+        .route("/web/games/{id}/positions", get(positions))
+        .route("/web/salta/targets", get(salta_targets))
+}
+
+/// The page for `/`: the web board's start page.
+pub async fn page_shell() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::REFERRER_POLICY, HeaderValue::from_static("same-origin")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(
+                    "default-src 'self'; connect-src 'self'; img-src 'self' data:; \
+                     style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+                ),
+            ),
+        ],
+        shell(),
+    )
+        .into_response()
+}
+
+/// An asset: for ever in caches when asked for under this version; a stale
+/// version (a page loaded before an upgrade) still gets the file, uncached.
+async fn serve_asset(Path((wanted, file)): Path<(String, String)>, headers: HeaderMap) -> Response {
+    let Some(asset) = asset(&file).filter(|a| a.path != "index.html") else {
+        return ApiError::not_found(format!("no asset `{}`", file.chars().take(80).collect::<String>()))
+            .into_response();
+    };
+    let current = wanted == version() && dev_dir().is_none();
+    let etag = format!("\"{}\"", version());
+    let cache = if current { "public, max-age=31536000, immutable" } else { "no-cache" };
+    let unchanged =
+        dev_dir().is_none() && headers.get(header::IF_NONE_MATCH).is_some_and(|v| v.as_bytes() == etag.as_bytes());
+    let mut response = if unchanged {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        ([(header::CONTENT_TYPE, content_type(asset.path))], contents(asset)).into_response()
+    };
+    let h = response.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        h.insert(header::ETAG, v);
+    }
+    response
+}
+
+/// The position after every ply of a game, from its start (index 0) to
+/// now, for stepping through the move list: the page has no rules of its
+/// own, so it cannot replay the moves itself.
+async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let loaded = app.games.current(&id).await?;
+    let row = &loaded.row;
+    let kind: GameKind = row.kind.parse().map_err(|e| ApiError::internal(format!("{e}")))?;
+    let mut game =
+        AnyGame::new(kind, &row.rules, Some(&row.start_fen)).map_err(|e| ApiError::internal(format!("{e}")))?;
+    let mut fens = Vec::with_capacity(row.moves.len() + 1);
+    fens.push(game.fen());
+    for m in &row.moves {
+        game.play(&m.notation).map_err(|e| ApiError::internal(format!("stored move `{}`: {e}", m.notation)))?;
+        fens.push(game.fen());
+    }
+    let body = json!({ "id": row.id, "version": row.version, "positions": fens });
+    Ok(([(header::CACHE_CONTROL, "no-cache")], Json(body)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetsQuery {
+    rules: Option<String>,
+}
+
+/// Salta: each piece's target square under a rule set (`{"S1": "j10", ...}`),
+/// so that the board can show where each piece is going.
+async fn salta_targets(Query(q): Query<TargetsQuery>) -> ApiResult<Response> {
+    let rules = q.rules.unwrap_or_else(|| "seed".into());
+    if rules.len() > 200 {
+        return Err(ApiError::bad_request("rules: too long"));
+    }
+    let game = AnyGame::new(GameKind::Salta, &rules, None).map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
+    let AnyGame::Salta(salta) = &game else {
+        return Err(ApiError::internal("not a Salta game"));
+    };
+    let position = salta.position();
+    let mut targets = Map::new();
+    for side in Side::BOTH {
+        for letter in ["S", "M", "O"] {
+            for number in 1..=5 {
+                let letter = if side == Side::White { letter.to_string() } else { letter.to_lowercase() };
+                let token = format!("{letter}{number}");
+                let piece = Piece::parse_token(&token).ok_or_else(|| ApiError::internal("piece token"))?;
+                let square = monte_rules::salta::geometry::square_name(position.target(piece));
+                targets.insert(token, Value::from(square));
+            }
+        }
+    }
+    let body = json!({ "rules": game.rules(), "targets": targets });
+    Ok(([(header::CACHE_CONTROL, "public, max-age=86400")], Json(body)).into_response())
+}

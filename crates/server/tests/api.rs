@@ -1,0 +1,564 @@
+//! The API through `oneshot` (no sockets), the same tests on SQLite and on
+//! PostgreSQL; the WebSocket tests listen on a loopback port.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use futures_util::{SinkExt, StreamExt};
+use monte_rules::any::AnyGame;
+use monte_server::{Config, Instance};
+use monte_store::testing::{TestDatabase, skip_postgres};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tower::ServiceExt;
+
+/// A started server instance and what it needs to stay alive.
+struct Server {
+    instance: Instance,
+    _db: Option<TestDatabase>,
+    dir: Option<std::path::PathBuf>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn config(database: String) -> Config {
+    Config { database, rate_limit: 0.0, ..Config::default() }
+}
+
+async fn sqlite_with(f: impl FnOnce(&mut Config)) -> Server {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir =
+        std::env::temp_dir().join(format!("monte-api-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut c = config(dir.join("monte.db").to_string_lossy().into_owned());
+    f(&mut c);
+    Server { instance: monte_server::start(c).await.expect("start on sqlite"), _db: None, dir: Some(dir) }
+}
+
+async fn sqlite() -> Server {
+    sqlite_with(|_| {}).await
+}
+
+async fn postgres() -> Server {
+    let db = TestDatabase::create().await;
+    let instance = monte_server::start(config(db.url.clone())).await.expect("start on postgres");
+    Server { instance, _db: Some(db), dir: None }
+}
+
+impl Server {
+    fn router(&self) -> Router {
+        self.instance.router.clone()
+    }
+
+    async fn call(&self, method: &str, uri: &str, token: Option<&str>, body: Option<Value>) -> (StatusCode, Value) {
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        self.raw(method, uri, token, body).await
+    }
+
+    async fn raw(&self, method: &str, uri: &str, token: Option<&str>, body: String) -> (StatusCode, Value) {
+        let mut req = Request::builder().method(method).uri(uri).header("content-type", "application/json");
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let res = self.router().oneshot(req.body(Body::from(body)).unwrap()).await.unwrap();
+        let status = res.status();
+        let bytes = axum::body::to_bytes(res.into_body(), 1 << 24).await.unwrap();
+        let value =
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+        (status, value)
+    }
+
+    async fn ok(&self, method: &str, uri: &str, token: Option<&str>, body: Option<Value>) -> Value {
+        let (status, value) = self.call(method, uri, token, body).await;
+        assert!(status.is_success(), "{method} {uri}: {status} {value}");
+        value
+    }
+
+    /// Creates a game: (id, white token, black token or invite code).
+    async fn create(&self, body: Value) -> Value {
+        let (status, v) = self.call("POST", "/api/games", None, Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        v
+    }
+}
+
+/// Any legal move of a view (the first one listed).
+fn some_move(game: &Value) -> String {
+    let legal = &game["legal_moves"];
+    if let Some((_, moves)) = legal["from"].as_object().and_then(|m| m.iter().next()) {
+        return moves[0]["notation"].as_str().unwrap().to_string();
+    }
+    if let Some(m) = legal["drops"].as_array().and_then(|d| d.first()) {
+        return m["notation"].as_str().unwrap().to_string();
+    }
+    legal["pass"].as_str().expect("a legal move").to_string()
+}
+
+/// The `n`-th legal move of a view, counting round.
+fn nth_move(game: &Value, n: usize) -> String {
+    let legal = &game["legal_moves"];
+    let mut all: Vec<&str> = legal["from"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|v| v.as_array().unwrap())
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|m| m["notation"].as_str().unwrap())
+        .collect();
+    all.extend(legal["drops"].as_array().unwrap().iter().map(|m| m["notation"].as_str().unwrap()));
+    all.extend(legal["pass"].as_str());
+    all[n % all.len()].to_string()
+}
+
+/// A whole game between two humans through the API, to its end by the rules.
+async fn full_game(s: &Server, kind: &str) {
+    let created = s.create(json!({ "game": kind, "rules": "seed,move-limit=15", "name": "Ann" })).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    assert!(created["tokens"].get("black").is_none());
+    let code = created["invite"]["code"].as_str().unwrap().to_string();
+    assert_eq!(created["game"]["status"], "waiting");
+
+    let open = s.ok("GET", "/api/games/open", None, None).await;
+    assert!(open["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()));
+    let invite = s.ok("GET", &format!("/api/invites/{code}"), None, None).await;
+    assert_eq!(invite["open"], json!(["black"]));
+    // Moving before the game starts is refused.
+    let (status, _) = s.call("POST", &format!("/api/games/{id}/moves"), Some(&white), Some(json!({"move": "x"}))).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    let joined = s.ok("POST", &format!("/api/invites/{code}"), None, Some(json!({ "name": "Bob" }))).await;
+    assert_eq!(joined["you"], "black");
+    let black = joined["token"].as_str().unwrap().to_string();
+    assert_eq!(joined["game"]["status"], "active");
+    let (status, _) = s.call("POST", &format!("/api/invites/{code}"), None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "an invite is used once");
+    let live = s.ok("GET", "/api/games/live", None, None).await;
+    assert!(live["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()));
+    let mine = s.ok("POST", "/api/games/mine", None, Some(json!({ "tokens": [black] }))).await;
+    assert_eq!(mine["games"][0]["id"], id.as_str());
+
+    let mut game = joined["game"].clone();
+    let mut played = Vec::new();
+    while game["status"] == "active" {
+        let token = if game["side_to_move"] == "white" { &white } else { &black };
+        let ply = game["ply"].as_i64().unwrap();
+        let mv = nth_move(&game, ply as usize * 7);
+        let v =
+            s.ok("POST", &format!("/api/games/{id}/moves"), Some(token), Some(json!({ "move": mv, "ply": ply }))).await;
+        game = v["game"].clone();
+        assert_eq!(game["ply"].as_i64().unwrap(), ply + 1);
+        played.push(mv);
+        assert!(played.len() <= 30, "the move limit ends the game");
+    }
+    assert_eq!(game["status"], "over");
+    let reason = game["result"]["reason"].as_str().unwrap();
+    assert!(["move limit", "threefold repetition", "goal", "no pieces"].contains(&reason), "{reason}");
+    assert!(game["legal_moves"]["from"].as_object().unwrap().is_empty());
+    // Spectators read the same; the record replays to the same position.
+    let seen = s.ok("GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(seen["game"]["history"], json!(played));
+    assert_eq!(seen["you"], Value::Null);
+    let record = s.raw("GET", &format!("/api/games/{id}/record"), None, String::new()).await.1;
+    let replayed = AnyGame::from_record(record.as_str().unwrap()).expect("the record replays");
+    assert_eq!(replayed.fen(), game["fen"].as_str().unwrap());
+    assert!(record.as_str().unwrap().contains("Ann") && record.as_str().unwrap().contains("Bob"));
+    let (status, _) = s.call("POST", &format!("/api/games/{id}/resign"), Some(&white), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "over is over");
+}
+
+#[tokio::test]
+async fn full_games_on_sqlite() {
+    let s = sqlite().await;
+    full_game(&s, "salta").await;
+    full_game(&s, "focus").await;
+}
+
+#[tokio::test]
+async fn full_games_on_postgres() {
+    if skip_postgres("full_games_on_postgres") {
+        return;
+    }
+    let s = postgres().await;
+    full_game(&s, "salta").await;
+    full_game(&s, "focus").await;
+}
+
+async fn tokens_and_turns(s: &Server) {
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let (white, black) = (a["tokens"]["white"].as_str().unwrap(), a["tokens"]["black"].as_str().unwrap());
+    assert_eq!(a["game"]["status"], "active");
+    let other = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let stranger = other["tokens"]["white"].as_str().unwrap();
+    let uri = format!("/api/games/{id}/moves");
+    let mv = Some(json!({ "move": "c3-d4" }));
+    for (token, expected) in [
+        (None, StatusCode::UNAUTHORIZED),
+        (Some("not-a-token"), StatusCode::FORBIDDEN),
+        (Some(stranger), StatusCode::FORBIDDEN),
+        (Some(black), StatusCode::CONFLICT),
+    ] {
+        let (status, v) = s.call("POST", &uri, token, mv.clone()).await;
+        assert_eq!(status, expected, "{token:?}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    // Nothing changed; then the right token plays.
+    assert_eq!(s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["ply"], 0);
+    let v = s.ok("POST", &uri, Some(white), mv.clone()).await;
+    assert_eq!(v["you"], "white");
+    // An illegal move names the problem and changes nothing.
+    let (status, v) = s.call("POST", &uri, Some(black), Some(json!({ "move": "c3-d4" }))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("c3-d4"));
+    assert_eq!(s.ok("GET", &format!("/api/games/{id}"), Some(black), None).await["you"], "black");
+    // Resigning needs a token too; draws need an offer first.
+    assert_eq!(s.call("POST", &format!("/api/games/{id}/resign"), None, None).await.0, StatusCode::UNAUTHORIZED);
+    let draw = format!("/api/games/{id}/draw");
+    assert_eq!(s.call("POST", &draw, Some(white), Some(json!({"action": "accept"}))).await.0, StatusCode::CONFLICT);
+    s.ok("POST", &draw, Some(white), Some(json!({"action": "offer"}))).await;
+    assert_eq!(s.call("POST", &draw, Some(white), Some(json!({"action": "offer"}))).await.0, StatusCode::CONFLICT);
+    let v = s.ok("POST", &draw, Some(black), Some(json!({"action": "accept"}))).await;
+    assert_eq!(
+        v["game"]["result"],
+        json!({ "result": "1/2-1/2", "winner": null, "reason": "agreement", "margin": null })
+    );
+    let record = s.raw("GET", &format!("/api/games/{id}/record"), None, String::new()).await.1;
+    assert!(record.as_str().unwrap().contains("1/2-1/2"), "{record}");
+    // Resignation.
+    let id2 = other["game"]["id"].as_str().unwrap();
+    let v = s.ok("POST", &format!("/api/games/{id2}/resign"), Some(stranger), None).await;
+    assert_eq!(v["game"]["result"]["result"], "0-1");
+    assert_eq!(v["game"]["result"]["reason"], "resignation");
+}
+
+#[tokio::test]
+async fn tokens_turns_draws_and_resignation_on_sqlite() {
+    tokens_and_turns(&sqlite().await).await;
+}
+
+#[tokio::test]
+async fn tokens_turns_draws_and_resignation_on_postgres() {
+    if skip_postgres("tokens_turns_draws_and_resignation_on_postgres") {
+        return;
+    }
+    tokens_and_turns(&postgres().await).await;
+}
+
+/// Waits until the game reaches `ply` or goes past it (the AI moves in the background).
+async fn wait_for_ply(s: &Server, id: &str, ply: i64) -> Value {
+    for _ in 0..200 {
+        let v = s.ok("GET", &format!("/api/games/{id}"), None, None).await;
+        if v["game"]["ply"].as_i64() >= Some(ply) {
+            return v["game"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("game {id} did not reach ply {ply}");
+}
+
+async fn against_the_ai(s: &Server) {
+    let a = s.create(json!({ "game": "focus", "white": "me", "black": "ai:1" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let white = a["tokens"]["white"].as_str().unwrap();
+    let mv = some_move(&a["game"]);
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": mv }))).await;
+    let after = wait_for_ply(s, id, 2).await;
+    assert_eq!(after["side_to_move"], "white");
+    assert!(!after["ai_thinking"].as_bool().unwrap());
+}
+
+#[tokio::test]
+async fn ai_replies_and_moves_are_taken_back() {
+    let s = sqlite().await;
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "ai:1" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let white = a["tokens"]["white"].as_str().unwrap();
+    let uri = format!("/api/games/{id}/takeback");
+    assert_eq!(s.call("POST", &uri, Some(white), None).await.0, StatusCode::CONFLICT, "nothing to take back");
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": "c3-d4" }))).await;
+    let after = wait_for_ply(&s, id, 2).await;
+    assert_eq!(after["history"][0], "c3-d4");
+    // Your move and the AI's reply go back together.
+    let v = s.ok("POST", &uri, Some(white), None).await;
+    assert_eq!(v["game"]["ply"], 0);
+    assert_eq!(v["game"]["fen"], a["game"]["fen"]);
+    assert_eq!(s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["history"], json!([]));
+    // The AI plays white too, and both AIs play on by themselves.
+    let b = s.create(json!({ "game": "focus", "white": "ai:1", "black": "ai:1" })).await;
+    wait_for_ply(&s, b["game"]["id"].as_str().unwrap(), 3).await;
+    // No draws against the AI, and no take-backs between humans.
+    let h = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let (hid, hw) = (h["game"]["id"].as_str().unwrap(), h["tokens"]["white"].as_str().unwrap());
+    s.ok("POST", &format!("/api/games/{hid}/moves"), Some(hw), Some(json!({ "move": "c3-d4" }))).await;
+    assert_eq!(s.call("POST", &format!("/api/games/{hid}/takeback"), Some(hw), None).await.0, StatusCode::CONFLICT);
+    let (status, _) =
+        s.call("POST", &format!("/api/games/{id}/draw"), Some(white), Some(json!({"action":"offer"}))).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn ai_on_postgres() {
+    if skip_postgres("ai_on_postgres") {
+        return;
+    }
+    let s = postgres().await;
+    let a = s.create(json!({ "game": "focus", "white": "me", "black": "ai:2" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let white = a["tokens"]["white"].as_str().unwrap();
+    let mv = some_move(&a["game"]);
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": mv }))).await;
+    let after = wait_for_ply(&s, id, 2).await;
+    assert_eq!(after["side_to_move"], "white");
+}
+
+#[tokio::test]
+async fn a_fallen_flag_ends_the_game() {
+    let s = sqlite().await;
+    // One second for each side, no increment.
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "me", "clock": { "minutes": 0.0167 } })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let white = a["tokens"]["white"].as_str().unwrap();
+    assert_eq!(a["game"]["clock"]["running"], "white");
+    assert!(a["game"]["clock"]["white_ms"].as_i64().unwrap() <= 1002);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // Moving after the flag fell loses on time (the sweeper may come first).
+    let (status, _) =
+        s.call("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({"move":"c3-d4"}))).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let g = s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"].clone();
+    assert_eq!(g["result"]["reason"], "time");
+    assert_eq!(g["result"]["result"], "0-1");
+    assert_eq!(g["clock"]["white_ms"], 0);
+    assert_eq!(g["history"], json!([]));
+    // The sweeper ends games nobody touches.
+    let b = s
+        .create(json!({ "game": "focus", "white": "me", "black": "me", "clock": { "minutes": 0, "increment": 1 } }))
+        .await;
+    let bid = b["game"]["id"].as_str().unwrap();
+    tokio::time::sleep(Duration::from_millis(2300)).await;
+    assert_eq!(s.ok("GET", &format!("/api/games/{bid}"), None, None).await["game"]["status"], "over");
+}
+
+#[tokio::test]
+async fn conflicting_moves_for_one_turn_exactly_one_wins() {
+    let s = sqlite().await;
+    for _ in 0..5 {
+        let a = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+        let id = a["game"]["id"].as_str().unwrap();
+        let white = a["tokens"]["white"].as_str().unwrap();
+        let uri = format!("/api/games/{id}/moves");
+        let (r1, r2, r3) = tokio::join!(
+            s.call("POST", &uri, Some(white), Some(json!({ "move": "c3-d4", "ply": 0 }))),
+            s.call("POST", &uri, Some(white), Some(json!({ "move": "e3-f4", "ply": 0 }))),
+            s.call("POST", &uri, Some(white), Some(json!({ "move": "g3-h4" }))),
+        );
+        let wins = [&r1, &r2, &r3].iter().filter(|r| r.0 == StatusCode::OK).count();
+        assert_eq!(wins, 1, "{r1:?} {r2:?} {r3:?}");
+        assert!([&r1, &r2, &r3].iter().all(|r| r.0 == StatusCode::OK || r.0 == StatusCode::CONFLICT));
+        let g = s.ok("GET", &format!("/api/games/{id}"), None, None).await;
+        assert_eq!(g["game"]["history"].as_array().unwrap().len(), 1);
+    }
+}
+
+/// Each of these gets a 4xx with a JSON error, and changes nothing.
+#[tokio::test]
+async fn malformed_requests_get_json_4xx_and_the_server_stays_healthy() {
+    let s = sqlite().await;
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap().to_string();
+    let white = a["tokens"]["white"].as_str().unwrap().to_string();
+    let big = "x".repeat(100 * 1024);
+    let moves = format!("/api/games/{id}/moves");
+    let cases: Vec<(&str, String, Option<&str>, String)> = vec![
+        ("POST", "/api/games".into(), None, "not json".into()),
+        ("POST", "/api/games".into(), None, "{\"game\":".into()),
+        ("POST", "/api/games".into(), None, "[]".into()),
+        ("POST", "/api/games".into(), None, "{}".into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"chess"}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","rules":"nonsense"}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","rules":"seed,move-limit=abc"}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","fen":"garbage"}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","white":"ai:9"}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","white":"robot"}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","clock":{"minutes":-1}}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","clock":{"minutes":"5"}}"#.into()),
+        ("POST", "/api/games".into(), None, r#"{"game":"salta","unknown":1}"#.into()),
+        ("POST", "/api/games".into(), None, format!(r#"{{"game":"salta","name":"{}"}}"#, "n".repeat(100))),
+        ("POST", "/api/games".into(), None, format!(r#"{{"game":"salta","name":"{big}"}}"#)),
+        ("POST", moves.clone(), Some(&white), "{}".into()),
+        ("POST", moves.clone(), Some(&white), r#"{"move":42}"#.into()),
+        ("POST", moves.clone(), Some(&white), r#"{"move":"z9-z10"}"#.into()),
+        ("POST", moves.clone(), Some(&white), r#"{"move":""}"#.into()),
+        ("POST", moves.clone(), Some(&white), r#"{"move":"c3-d4","ply":7}"#.into()),
+        ("POST", moves.clone(), Some(&white), format!(r#"{{"move":"{}"}}"#, "c3-".repeat(100))),
+        ("POST", format!("/api/games/{id}/draw"), Some(&white), r#"{"action":"maybe"}"#.into()),
+        ("POST", format!("/api/games/{id}/resign"), Some(&white), r#"{"why":"tired"}"#.into()),
+        ("GET", "/api/games/doesnotexist".into(), None, String::new()),
+        ("GET", "/api/games/..%2F..%2Fetc".into(), None, String::new()),
+        ("GET", format!("/api/games/{}", "a".repeat(300)), None, String::new()),
+        ("GET", "/api/games/open?limit=0".into(), None, String::new()),
+        ("GET", "/api/games/open?limit=abc".into(), None, String::new()),
+        ("GET", "/api/games/live?x=1".into(), None, String::new()),
+        ("POST", "/api/games/mine".into(), None, r#"{"tokens":"abc"}"#.into()),
+        ("GET", "/api/invites/nope".into(), None, String::new()),
+        ("POST", "/api/invites/nope".into(), None, String::new()),
+        ("GET", "/api/nothing".into(), None, String::new()),
+        ("DELETE", format!("/api/games/{id}"), None, String::new()),
+        ("PUT", "/api/games".into(), None, "{}".into()),
+        ("GET", format!("/api/games/{id}/ws"), None, String::new()),
+    ];
+    for (method, uri, token, body) in &cases {
+        let (status, v) = s.raw(method, uri, *token, body.clone()).await;
+        assert!(status.is_client_error(), "{method} {uri} {body:.60}: {status} {v}");
+        let error = v["error"].as_str().unwrap_or_else(|| panic!("{method} {uri}: JSON error expected, got {v}"));
+        assert!(!error.is_empty());
+    }
+    let g = s.ok("GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["game"]["ply"], 0, "nothing changed");
+    assert_eq!(g["game"]["version"], 1);
+    assert_eq!(s.ok("GET", "/api/health", None, None).await["status"], "ok");
+}
+
+#[tokio::test]
+async fn clients_are_rate_limited() {
+    let s = sqlite_with(|c| {
+        c.rate_limit = 1.0;
+        c.rate_burst = 3.0;
+    })
+    .await;
+    for _ in 0..3 {
+        s.ok("GET", "/api/health", None, None).await;
+    }
+    let (status, v) = s.call("GET", "/api/health", None, None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(v["error"].as_str().unwrap().contains("too many"));
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_every_route() {
+    let s = sqlite().await;
+    let doc = s.ok("GET", "/api/openapi.json", None, None).await;
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let paths = doc["paths"].as_object().unwrap();
+    for (method, path) in monte_server::api::ROUTES {
+        assert!(paths.get(*path).and_then(|p| p.get(*method)).is_some(), "{method} {path} is not documented");
+    }
+    let documented: usize = paths.values().map(|p| p.as_object().unwrap().len()).sum();
+    assert_eq!(documented, monte_server::api::ROUTES.len(), "the document has routes the server does not");
+    // And every route answers something other than "no such endpoint".
+    let page = s.raw("GET", "/", None, String::new()).await;
+    assert!(page.1.as_str().unwrap().contains("/api/openapi.json"));
+}
+
+/// A loopback listener for WebSocket tests.
+async fn listen(s: &Server) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let service = s.router().into_make_service_with_connect_info::<std::net::SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, service).await });
+    addr
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(addr: std::net::SocketAddr, id: &str, token: Option<&str>) -> Ws {
+    let url = match token {
+        Some(t) => format!("ws://{addr}/api/games/{id}/ws?token={t}"),
+        None => format!("ws://{addr}/api/games/{id}/ws"),
+    };
+    tokio_tungstenite::connect_async(url).await.expect("websocket").0
+}
+
+/// The next JSON message of type `kind`.
+async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
+        if let Some(Ok(Message::Text(t))) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        } else {
+            panic!("websocket ended: {msg:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn websocket_pushes_every_change_to_players_and_spectators() {
+    let s = sqlite().await;
+    let addr = listen(&s).await;
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let (white, black) = (a["tokens"]["white"].as_str().unwrap(), a["tokens"]["black"].as_str().unwrap());
+    let mut w = connect(addr, id, Some(white)).await;
+    let mut b = connect(addr, id, Some(black)).await;
+    let mut watcher = connect(addr, id, None).await;
+    assert_eq!(next_of(&mut w, "hello").await["you"], "white");
+    assert_eq!(next_of(&mut watcher, "hello").await["you"], Value::Null);
+    for ws in [&mut w, &mut b, &mut watcher] {
+        assert_eq!(next_of(ws, "state").await["game"]["ply"], 0);
+    }
+    // A move over the socket reaches everyone.
+    w.send(Message::Text(json!({ "type": "move", "move": "c3-d4", "ply": 0 }).to_string().into())).await.unwrap();
+    for ws in [&mut w, &mut b, &mut watcher] {
+        let v = next_of(ws, "state").await;
+        assert_eq!(v["game"]["history"], json!(["c3-d4"]));
+    }
+    // A move over HTTP too.
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(black), Some(json!({ "move": "h8-g7" }))).await;
+    assert_eq!(next_of(&mut watcher, "state").await["game"]["ply"], 2);
+    // Spectators cannot act; wrong commands are answered with errors.
+    watcher.send(Message::Text(json!({ "type": "resign" }).to_string().into())).await.unwrap();
+    assert_eq!(next_of(&mut watcher, "error").await["status"], 401);
+    b.send(Message::Text(json!({ "type": "move", "move": "e3-f4", "id": 7 }).to_string().into())).await.unwrap();
+    let e = next_of(&mut b, "error").await;
+    assert_eq!((e["status"].as_i64(), e["id"].as_i64()), (Some(409), Some(7)));
+    b.send(Message::Text("{{{".into())).await.unwrap();
+    assert_eq!(next_of(&mut b, "error").await["status"], 400);
+    // A token of no seat cannot even connect.
+    let bad = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token=nope")).await;
+    assert!(bad.is_err());
+}
+
+#[tokio::test]
+async fn two_instances_on_one_postgres_share_games_and_push() {
+    if skip_postgres("two_instances_on_one_postgres_share_games_and_push") {
+        return;
+    }
+    let a = postgres().await;
+    let db_url = a._db.as_ref().unwrap().url.clone();
+    let b = Server { instance: monte_server::start(config(db_url)).await.unwrap(), _db: None, dir: None };
+    let addr_b = listen(&b).await;
+    let created = a.create(json!({ "game": "focus", "white": "me", "black": "me" })).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let white = created["tokens"]["white"].as_str().unwrap();
+    let mut watcher = connect(addr_b, id, None).await;
+    next_of(&mut watcher, "state").await;
+    let mv = some_move(&created["game"]);
+    a.ok("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": mv }))).await;
+    let pushed = next_of(&mut watcher, "state").await;
+    assert_eq!(pushed["game"]["history"], json!([mv]), "a move on A reaches a spectator on B");
+    // B's cached copy was refreshed by the notice: black plays through B.
+    let black = created["tokens"]["black"].as_str().unwrap();
+    let reply = some_move(&pushed["game"]);
+    b.ok("POST", &format!("/api/games/{id}/moves"), Some(black), Some(json!({ "move": reply }))).await;
+    assert_eq!(a.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["ply"], 2);
+    // Against the AI, with both instances ready to move for it: one move each time.
+    let ai = a.create(json!({ "game": "salta", "white": "ai:1", "black": "ai:1" })).await;
+    let aid = ai["game"]["id"].as_str().unwrap();
+    let g = wait_for_ply(&b, aid, 6).await;
+    assert_eq!(g["history"].as_array().unwrap().len() as i64, g["ply"].as_i64().unwrap());
+    against_the_ai(&b).await;
+}

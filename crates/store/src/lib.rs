@@ -1,0 +1,631 @@
+//! Monte's game storage: one API over SQLite (the default, an embedded file
+//! in WAL mode) and PostgreSQL, through sqlx with embedded migrations.
+//!
+//! The store knows nothing of the rules: it keeps what the server decided
+//! (the game row and its moves) and guards every write with a
+//! compare-and-swap on the game's `version`, so two conflicting writes for
+//! the same turn cannot both succeed. On PostgreSQL every committed change
+//! is announced with `NOTIFY` (inside the same transaction, so only
+//! committed changes are announced) for the other server instances.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Executor, Row};
+
+/// The PostgreSQL channel that carries change notices.
+pub const CHANNEL: &str = "monte_games";
+
+/// A storage error: the database could not be reached or refused a query.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration error: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("unsupported database URL `{0}` (expected sqlite:PATH or postgres://...)")]
+    Url(String),
+    #[error("corrupt row in game {id}: {problem}")]
+    Corrupt { id: String, problem: String },
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Which database is behind a [`Store`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendKind {
+    Sqlite,
+    Postgres,
+}
+
+impl BackendKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Sqlite => "sqlite",
+            BackendKind::Postgres => "postgres",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Backend {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to the backend's pool: the SQL is the
+/// same on both (`$N` placeholders work on SQLite too), only the types differ.
+macro_rules! on_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.backend {
+            Backend::Sqlite($pool) => $body,
+            Backend::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// One seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// `human` or `ai:LEVEL`.
+    pub player: String,
+    pub name: Option<String>,
+    /// SHA-256 (hex) of the seat's secret token; `None` while the seat is open
+    /// (and for AI seats).
+    pub token_hash: Option<String>,
+}
+
+/// Everything about a game that changes as it is played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    /// `waiting` (a seat is open), `active` or `over`.
+    pub status: String,
+    /// Moves played.
+    pub ply: i64,
+    pub fen: String,
+    /// `white` or `black`.
+    pub side_to_move: String,
+    pub white: SeatRow,
+    pub black: SeatRow,
+    /// Invite code while a seat is open.
+    pub invite: Option<String>,
+    /// Time left on each clock at the start of the current turn.
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    /// When the current turn's clock started running (none while stopped).
+    pub turn_started_at: Option<i64>,
+    /// When the side to move runs out of time (none without a running clock).
+    pub deadline_at: Option<i64>,
+    /// The side that offers a draw.
+    pub draw_offer: Option<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub reason: Option<String>,
+    pub margin: Option<i64>,
+    /// An AI seat is to move in an active game.
+    pub ai_to_move: bool,
+    pub updated_at: i64,
+}
+
+/// A move as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    /// 0 for the first move of the game.
+    pub ply: i64,
+    pub notation: String,
+    pub played_at: i64,
+    /// Clocks after the move (with the increment).
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+}
+
+/// A game with its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: String,
+    /// `salta` or `focus`.
+    pub kind: String,
+    pub rules: String,
+    pub start_fen: String,
+    pub clock_initial_ms: Option<i64>,
+    pub clock_increment_ms: Option<i64>,
+    pub created_at: i64,
+    pub version: i64,
+    pub state: GameState,
+    /// In order of ply; empty in lists.
+    pub moves: Vec<MoveRow>,
+}
+
+/// A change to commit atomically: the new state, moves taken back (every
+/// move from `truncate_from` on) and moves added.
+#[derive(Clone, Debug)]
+pub struct Update<'a> {
+    pub state: &'a GameState,
+    pub truncate_from: Option<i64>,
+    pub append: &'a [MoveRow],
+}
+
+/// Which games to list.
+#[derive(Clone, Debug)]
+pub enum ListFilter {
+    /// Games with an open seat.
+    Open,
+    /// Games being played.
+    Live,
+    /// Games in which one of these token hashes holds a seat.
+    Seats(Vec<String>),
+}
+
+/// A change announced by an instance (PostgreSQL only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Game `id` reached `version` through instance `instance`.
+    Changed { id: String, version: i64, instance: String },
+    /// The listening connection was lost and re-established: notices may
+    /// have been missed.
+    Resync,
+}
+
+/// The storage: a connection pool of either backend.
+#[derive(Clone, Debug)]
+pub struct Store {
+    backend: Backend,
+    instance: String,
+}
+
+const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, version, \
+     status, ply, fen, side_to_move, white_player, white_name, white_token, black_player, black_name, black_token, \
+     invite, white_ms, black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, \
+     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at";
+
+/// Binds the mutable state columns in the order of `UPDATE_STATE`
+/// (placeholders $3..$26).
+macro_rules! bind_state {
+    ($q:expr, $s:expr) => {
+        $q.bind(&$s.status)
+            .bind($s.ply)
+            .bind(&$s.fen)
+            .bind(&$s.side_to_move)
+            .bind(&$s.white.player)
+            .bind(&$s.white.name)
+            .bind(&$s.white.token_hash)
+            .bind(&$s.black.player)
+            .bind(&$s.black.name)
+            .bind(&$s.black.token_hash)
+            .bind(&$s.invite)
+            .bind($s.white_ms)
+            .bind($s.black_ms)
+            .bind($s.turn_started_at)
+            .bind($s.deadline_at)
+            .bind(&$s.draw_offer)
+            .bind(&$s.result)
+            .bind(&$s.winner)
+            .bind(&$s.reason)
+            .bind($s.margin)
+            .bind($s.ai_to_move as i64)
+            .bind($s.updated_at)
+    };
+}
+
+/// Compare-and-swap of the whole state; the AI claim is released because
+/// the position changed.
+const UPDATE_STATE: &str = "UPDATE games SET version = version + 1, status = $3, ply = $4, fen = $5, \
+     side_to_move = $6, white_player = $7, white_name = $8, white_token = $9, black_player = $10, black_name = $11, \
+     black_token = $12, invite = $13, white_ms = $14, black_ms = $15, turn_started_at = $16, deadline_at = $17, \
+     draw_offer = $18, result = $19, winner = $20, reason = $21, margin = $22, ai_to_move = $23, updated_at = $24, \
+     ai_claimed_by = NULL, ai_claimed_at = NULL \
+     WHERE id = $1 AND version = $2";
+
+const INSERT_GAME: &str = "INSERT INTO games (id, version, status, ply, fen, side_to_move, white_player, white_name, \
+     white_token, black_player, black_name, black_token, invite, white_ms, black_ms, turn_started_at, deadline_at, \
+     draw_offer, result, winner, reason, margin, ai_to_move, updated_at, kind, rules, start_fen, clock_initial_ms, \
+     clock_increment_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+     $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)";
+
+/// Decodes a row of `GAME_COLUMNS` (the same code for both backends).
+macro_rules! decode_game {
+    ($row:expr) => {{
+        let r = $row;
+        let seat = |p: &str| -> std::result::Result<SeatRow, sqlx::Error> {
+            Ok(SeatRow {
+                player: r.try_get(format!("{p}_player").as_str())?,
+                name: r.try_get(format!("{p}_name").as_str())?,
+                token_hash: r.try_get(format!("{p}_token").as_str())?,
+            })
+        };
+        let decoded: std::result::Result<GameRow, sqlx::Error> = (|| {
+            Ok(GameRow {
+                id: r.try_get("id")?,
+                kind: r.try_get("kind")?,
+                rules: r.try_get("rules")?,
+                start_fen: r.try_get("start_fen")?,
+                clock_initial_ms: r.try_get("clock_initial_ms")?,
+                clock_increment_ms: r.try_get("clock_increment_ms")?,
+                created_at: r.try_get("created_at")?,
+                version: r.try_get("version")?,
+                state: GameState {
+                    status: r.try_get("status")?,
+                    ply: r.try_get("ply")?,
+                    fen: r.try_get("fen")?,
+                    side_to_move: r.try_get("side_to_move")?,
+                    white: seat("white")?,
+                    black: seat("black")?,
+                    invite: r.try_get("invite")?,
+                    white_ms: r.try_get("white_ms")?,
+                    black_ms: r.try_get("black_ms")?,
+                    turn_started_at: r.try_get("turn_started_at")?,
+                    deadline_at: r.try_get("deadline_at")?,
+                    draw_offer: r.try_get("draw_offer")?,
+                    result: r.try_get("result")?,
+                    winner: r.try_get("winner")?,
+                    reason: r.try_get("reason")?,
+                    margin: r.try_get("margin")?,
+                    ai_to_move: r.try_get::<i64, _>("ai_to_move")? != 0,
+                    updated_at: r.try_get("updated_at")?,
+                },
+                moves: Vec::new(),
+            })
+        })();
+        decoded
+    }};
+}
+
+impl Store {
+    /// Connects to `url` (`sqlite:PATH`, `sqlite::memory:`, a plain file
+    /// path, or `postgres://...`), creating the SQLite file if missing, and
+    /// brings the schema up to date. `instance` names this server instance
+    /// in notices and AI claims.
+    pub async fn connect(url: &str, instance: &str) -> Result<Store> {
+        let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool =
+                PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(url).await?;
+            sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+            Backend::Postgres(pool)
+        } else {
+            let url = if url.starts_with("sqlite:") { url.to_string() } else { format!("sqlite:{url}") };
+            let options = SqliteConnectOptions::from_str(&url)
+                .map_err(|_| StoreError::Url(url.clone()))?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                // In WAL mode NORMAL keeps every commit through a crash of
+                // the process (the WAL is in the OS's hands); only a power
+                // loss can take the last commits (docs/api.md).
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(10));
+            let memory = url.contains(":memory:") || url.contains("mode=memory");
+            let pool = SqlitePoolOptions::new()
+                // An in-memory database lives in its one connection.
+                .max_connections(if memory { 1 } else { 4 })
+                .min_connections(if memory { 1 } else { 0 })
+                .idle_timeout(if memory { None } else { Some(Duration::from_secs(600)) })
+                .max_lifetime(if memory { None } else { Some(Duration::from_secs(3600)) })
+                .connect_with(options)
+                .await?;
+            sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+            Backend::Sqlite(pool)
+        };
+        Ok(Store { backend, instance: instance.to_string() })
+    }
+
+    pub fn kind(&self) -> BackendKind {
+        match self.backend {
+            Backend::Sqlite(_) => BackendKind::Sqlite,
+            Backend::Postgres(_) => BackendKind::Postgres,
+        }
+    }
+
+    /// This instance's name.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// Closes the pool (waits for connections to be returned).
+    pub async fn close(&self) {
+        on_pool!(self, pool => pool.close().await)
+    }
+
+    /// A cheap query that tells whether the database answers.
+    pub async fn ping(&self) -> Result<()> {
+        on_pool!(self, pool => { pool.execute("SELECT 1").await?; });
+        Ok(())
+    }
+
+    /// Stores a new game (at version 1, without moves).
+    pub async fn insert_game(&self, game: &GameRow) -> Result<()> {
+        let s = &game.state;
+        on_pool!(self, pool => {
+            let q = sqlx::query(INSERT_GAME).bind(&game.id).bind(game.version);
+            bind_state!(q, s)
+                .bind(&game.kind)
+                .bind(&game.rules)
+                .bind(&game.start_fen)
+                .bind(game.clock_initial_ms)
+                .bind(game.clock_increment_ms)
+                .bind(game.created_at)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// A game with all its moves, or `None`.
+    pub async fn load_game(&self, id: &str) -> Result<Option<GameRow>> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        on_pool!(self, pool => {
+            // Read the row and its moves from one snapshot (PostgreSQL's
+            // default READ COMMITTED takes a new snapshot per statement).
+            let mut tx = pool.begin().await?;
+            if self.kind() == BackendKind::Postgres {
+                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ").execute(&mut *tx).await?;
+            }
+            let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(&mut *tx).await? else {
+                return Ok(None);
+            };
+            let mut game = decode_game!(&row)?;
+            let rows = sqlx::query(
+                "SELECT ply, notation, played_at, white_ms, black_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+            )
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            for r in rows {
+                game.moves.push(MoveRow {
+                    ply: r.try_get("ply")?,
+                    notation: r.try_get("notation")?,
+                    played_at: r.try_get("played_at")?,
+                    white_ms: r.try_get("white_ms")?,
+                    black_ms: r.try_get("black_ms")?,
+                });
+            }
+            if game.moves.len() as i64 != game.state.ply || game.moves.iter().enumerate().any(|(i, m)| m.ply != i as i64)
+            {
+                return Err(StoreError::Corrupt {
+                    id: id.to_string(),
+                    problem: format!("{} moves stored for ply {}", game.moves.len(), game.state.ply),
+                });
+            }
+            Ok(Some(game))
+        })
+    }
+
+    /// The id of the game an invite code opens.
+    pub async fn find_invite(&self, code: &str) -> Result<Option<String>> {
+        on_pool!(self, pool => {
+            let row = sqlx::query("SELECT id FROM games WHERE invite = $1").bind(code).fetch_optional(pool).await?;
+            Ok(match row {
+                Some(r) => Some(r.try_get("id")?),
+                None => None,
+            })
+        })
+    }
+
+    /// Commits `update` if the game is still at `expected_version`; returns
+    /// whether it was applied (false: another write came first, nothing
+    /// changed). The state, the moves and the notice are one transaction.
+    pub async fn commit(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
+        let s = update.state;
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // The guarded write comes first: it takes the row's write lock.
+            let q = sqlx::query(UPDATE_STATE).bind(id).bind(expected_version);
+            let done = bind_state!(q, s).execute(&mut *tx).await?;
+            if done.rows_affected() != 1 {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+            if let Some(from) = update.truncate_from {
+                sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                    .bind(id)
+                    .bind(from)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for m in update.append {
+                let inserted = sqlx::query(
+                    "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                )
+                .bind(id)
+                .bind(m.ply)
+                .bind(&m.notation)
+                .bind(m.played_at)
+                .bind(m.white_ms)
+                .bind(m.black_ms)
+                .execute(&mut *tx)
+                .await?;
+                if inserted.rows_affected() != 1 {
+                    // (game_id, ply) is unique: a second move for the same
+                    // turn never lands, whatever the version said.
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+            }
+            if self.kind() == BackendKind::Postgres {
+                sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(CHANNEL)
+                    .bind(format!("{id} {} {}", expected_version + 1, self.instance))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    /// Games for a list, newest change first, without their moves.
+    pub async fn list_games(&self, filter: &ListFilter, limit: i64) -> Result<Vec<GameRow>> {
+        let (condition, hashes) = match filter {
+            ListFilter::Open => ("status = 'waiting'".to_string(), &[][..]),
+            ListFilter::Live => ("status = 'active'".to_string(), &[][..]),
+            ListFilter::Seats(hashes) => {
+                if hashes.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let marks: Vec<String> = (0..hashes.len()).map(|i| format!("${}", i + 2)).collect();
+                let list = marks.join(", ");
+                (format!("(white_token IN ({list}) OR black_token IN ({list}))"), &hashes[..])
+            }
+        };
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE {condition} ORDER BY updated_at DESC, id LIMIT $1");
+        on_pool!(self, pool => {
+            let mut q = sqlx::query(&sql).bind(limit);
+            for h in hashes {
+                q = q.bind(h);
+            }
+            let rows = q.fetch_all(pool).await?;
+            rows.iter().map(|r| decode_game!(r).map_err(StoreError::from)).collect()
+        })
+    }
+
+    /// Claims the AI move of game `id` at `version` for this instance, unless
+    /// another instance holds a claim younger than `lease_ms`.
+    pub async fn claim_ai(&self, id: &str, version: i64, now: i64, lease_ms: i64) -> Result<bool> {
+        on_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE games SET ai_claimed_by = $3, ai_claimed_at = $4 WHERE id = $1 AND version = $2 \
+                 AND ai_to_move = 1 AND status = 'active' AND (ai_claimed_by IS NULL OR ai_claimed_at < $5)",
+            )
+            .bind(id)
+            .bind(version)
+            .bind(&self.instance)
+            .bind(now)
+            .bind(now - lease_ms)
+            .execute(pool)
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// Releases AI claims at start-up: all of them on SQLite (one process
+    /// owns the file, so every claim is a dead process's), those made under
+    /// this instance's name on PostgreSQL (a restarted instance).
+    pub async fn release_claims(&self) -> Result<u64> {
+        let all = self.kind() == BackendKind::Sqlite;
+        on_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE games SET ai_claimed_by = NULL, ai_claimed_at = NULL \
+                 WHERE ai_claimed_by IS NOT NULL AND ($1 OR ai_claimed_by = $2)",
+            )
+            .bind(all)
+            .bind(&self.instance)
+            .execute(pool)
+            .await?;
+            Ok(done.rows_affected())
+        })
+    }
+
+    /// Games where an AI is to move and nobody holds a live claim.
+    pub async fn pending_ai(&self, now: i64, lease_ms: i64, limit: i64) -> Result<Vec<String>> {
+        on_pool!(self, pool => {
+            let rows = sqlx::query(
+                "SELECT id FROM games WHERE ai_to_move = 1 AND status = 'active' \
+                 AND (ai_claimed_by IS NULL OR ai_claimed_at < $1) ORDER BY updated_at LIMIT $2",
+            )
+            .bind(now - lease_ms)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?;
+            rows.iter().map(|r| r.try_get("id").map_err(StoreError::from)).collect()
+        })
+    }
+
+    /// Active games whose side to move has run out of time by `now`.
+    pub async fn flagged(&self, now: i64, limit: i64) -> Result<Vec<String>> {
+        on_pool!(self, pool => {
+            let rows = sqlx::query(
+                "SELECT id FROM games WHERE deadline_at IS NOT NULL AND deadline_at <= $1 AND status = 'active' \
+                 ORDER BY deadline_at LIMIT $2",
+            )
+            .bind(now)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?;
+            rows.iter().map(|r| r.try_get("id").map_err(StoreError::from)).collect()
+        })
+    }
+
+    /// Records that the service is alive at `now`. At start-up (`starting`)
+    /// a gap longer than `down_after_ms` since the last heartbeat means the
+    /// whole service was down: the running clocks of all active games are
+    /// moved forward by the gap, so nobody is charged for the downtime.
+    /// Returns the downtime credited (0 if none).
+    pub async fn heartbeat(&self, now: i64, starting: bool, down_after_ms: i64) -> Result<i64> {
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // Take the service row's lock first (the update), so two
+            // instances starting together credit the downtime once.
+            sqlx::query("INSERT INTO service (id, heartbeat_at) VALUES (1, $1) ON CONFLICT (id) DO NOTHING")
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            let last: i64 = sqlx::query("UPDATE service SET heartbeat_at = heartbeat_at WHERE id = 1 RETURNING heartbeat_at")
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("heartbeat_at")?;
+            let gap = now - last;
+            let mut credited = 0;
+            if starting && gap > down_after_ms {
+                sqlx::query(
+                    "UPDATE games SET turn_started_at = turn_started_at + $1, deadline_at = deadline_at + $1, \
+                     version = version + 1 WHERE status = 'active' AND deadline_at IS NOT NULL",
+                )
+                .bind(gap)
+                .execute(&mut *tx)
+                .await?;
+                credited = gap;
+            }
+            sqlx::query("UPDATE service SET heartbeat_at = $1 WHERE id = 1 AND heartbeat_at < $1")
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(credited)
+        })
+    }
+
+    /// Change notices from all instances (PostgreSQL); `None` on SQLite,
+    /// where one process owns the file and needs none.
+    pub async fn listen(&self) -> Result<Option<Listener>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(pool) => {
+                let mut listener = PgListener::connect_with(pool).await?;
+                listener.listen(CHANNEL).await?;
+                Ok(Some(Listener { inner: listener }))
+            }
+        }
+    }
+}
+
+/// A stream of [`Notice`]s from PostgreSQL.
+#[derive(Debug)]
+pub struct Listener {
+    inner: PgListener,
+}
+
+impl Listener {
+    /// The next notice. A lost connection is re-established and reported as
+    /// [`Notice::Resync`]; an error means it could not be re-established yet.
+    pub async fn next(&mut self) -> Result<Notice> {
+        loop {
+            match self.inner.try_recv().await? {
+                None => return Ok(Notice::Resync),
+                Some(n) => {
+                    let mut parts = n.payload().split(' ');
+                    let (Some(id), Some(version), Some(instance)) = (parts.next(), parts.next(), parts.next()) else {
+                        continue;
+                    };
+                    let Ok(version) = version.parse() else { continue };
+                    return Ok(Notice::Changed { id: id.to_string(), version, instance: instance.to_string() });
+                }
+            }
+        }
+    }
+}
+
+pub mod testing;

@@ -1,0 +1,201 @@
+//! The same behaviour on both backends: every test runs on a fresh SQLite
+//! file and on a fresh PostgreSQL database.
+
+use monte_store::testing::{TestDatabase, skip_postgres};
+use monte_store::{GameRow, GameState, ListFilter, MoveRow, Notice, SeatRow, Store, Update};
+
+fn seat(player: &str, token: Option<&str>) -> SeatRow {
+    SeatRow { player: player.into(), name: None, token_hash: token.map(str::to_string) }
+}
+
+fn new_game(id: &str, status: &str, invite: Option<&str>) -> GameRow {
+    GameRow {
+        id: id.into(),
+        kind: "salta".into(),
+        rules: "seed".into(),
+        start_fen: "start".into(),
+        clock_initial_ms: Some(60_000),
+        clock_increment_ms: Some(1_000),
+        created_at: 1_000,
+        version: 1,
+        state: GameState {
+            status: status.into(),
+            ply: 0,
+            fen: "start".into(),
+            side_to_move: "white".into(),
+            white: seat("human", Some("hash-w")),
+            black: seat("ai:1", None),
+            invite: invite.map(str::to_string),
+            white_ms: Some(60_000),
+            black_ms: Some(60_000),
+            turn_started_at: Some(1_000),
+            deadline_at: Some(61_000),
+            draw_offer: None,
+            result: None,
+            winner: None,
+            reason: None,
+            margin: None,
+            ai_to_move: false,
+            updated_at: 1_000,
+        },
+        moves: Vec::new(),
+    }
+}
+
+fn mv(ply: i64, notation: &str) -> MoveRow {
+    MoveRow { ply, notation: notation.into(), played_at: 2_000 + ply, white_ms: Some(59_000), black_ms: Some(60_000) }
+}
+
+async fn sqlite_store() -> (Store, tempdir::Dir) {
+    let dir = tempdir::Dir::new();
+    let store = Store::connect(&dir.path.join("monte.db").to_string_lossy(), "test-a").await.expect("sqlite store");
+    (store, dir)
+}
+
+/// A scratch directory removed afterwards (no extra dependency for it).
+mod tempdir {
+    pub struct Dir {
+        pub path: std::path::PathBuf,
+    }
+    impl Dir {
+        pub fn new() -> Dir {
+            use std::sync::atomic::{AtomicU32, Ordering};
+            static N: AtomicU32 = AtomicU32::new(0);
+            let path = std::env::temp_dir().join(format!(
+                "monte-store-test-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::create_dir_all(&path).expect("temp dir");
+            Dir { path }
+        }
+    }
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+async fn moves_commit_once_per_turn(store: &Store) {
+    let game = new_game("g1", "active", None);
+    store.insert_game(&game).await.unwrap();
+    let loaded = store.load_game("g1").await.unwrap().expect("stored");
+    assert_eq!(loaded, game);
+    assert!(store.load_game("nope").await.unwrap().is_none());
+
+    let mut next = game.state.clone();
+    next.ply = 1;
+    next.side_to_move = "black".into();
+    let first = [mv(0, "c3-d4")];
+    let other = [mv(0, "e3-f4")];
+    let update = Update { state: &next, truncate_from: None, append: &first };
+    // Two writers both saw version 1: exactly one wins.
+    let conflicting = Update { state: &next, truncate_from: None, append: &other };
+    let (a, b) = tokio::join!(store.commit("g1", 1, &update), store.commit("g1", 1, &conflicting));
+    assert!(a.unwrap() ^ b.unwrap(), "exactly one of two conflicting moves commits");
+    let loaded = store.load_game("g1").await.unwrap().unwrap();
+    assert_eq!(loaded.version, 2);
+    assert_eq!(loaded.moves.len(), 1);
+    assert_eq!(loaded.state, next);
+    // A stale version changes nothing.
+    assert!(!store.commit("g1", 1, &update).await.unwrap());
+
+    // Take the move back.
+    let back = game.state.clone();
+    assert!(store.commit("g1", 2, &Update { state: &back, truncate_from: Some(0), append: &[] }).await.unwrap());
+    let loaded = store.load_game("g1").await.unwrap().unwrap();
+    assert_eq!((loaded.version, loaded.moves.len()), (3, 0));
+}
+
+async fn lists_and_claims(store: &Store) {
+    store.insert_game(&new_game("open1", "waiting", Some("inv-1"))).await.unwrap();
+    let mut live = new_game("live1", "active", None);
+    live.state.white.token_hash = Some("hash-x".into());
+    live.state.ai_to_move = true;
+    store.insert_game(&live).await.unwrap();
+    let ids = |v: Vec<GameRow>| v.into_iter().map(|g| g.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.list_games(&ListFilter::Open, 10).await.unwrap()), ["open1"]);
+    assert_eq!(ids(store.list_games(&ListFilter::Live, 10).await.unwrap()), ["live1"]);
+    let mine = store.list_games(&ListFilter::Seats(vec!["hash-x".into(), "zzz".into()]), 10).await.unwrap();
+    assert_eq!(ids(mine), ["live1"]);
+    assert!(store.list_games(&ListFilter::Seats(vec![]), 10).await.unwrap().is_empty());
+    assert_eq!(store.find_invite("inv-1").await.unwrap().as_deref(), Some("open1"));
+    assert_eq!(store.find_invite("inv-2").await.unwrap(), None);
+
+    // AI claims: one holder at a time, until the lease runs out.
+    assert_eq!(store.pending_ai(10_000, 5_000, 10).await.unwrap(), ["live1"]);
+    assert!(store.claim_ai("live1", 1, 10_000, 5_000).await.unwrap());
+    assert!(!store.claim_ai("live1", 1, 11_000, 5_000).await.unwrap());
+    assert!(store.pending_ai(11_000, 5_000, 10).await.unwrap().is_empty());
+    assert!(store.claim_ai("live1", 1, 16_000, 5_000).await.unwrap(), "an expired claim can be taken over");
+    assert!(!store.claim_ai("live1", 2, 30_000, 5_000).await.unwrap(), "a claim is for one version");
+
+    // Clocks: flagged games, and the downtime credit at start-up.
+    assert_eq!(store.flagged(61_000, 10).await.unwrap(), ["live1"]);
+    assert_eq!(store.heartbeat(100_000, true, 5_000).await.unwrap(), 0, "first start: nothing to credit");
+    assert_eq!(store.heartbeat(101_000, false, 5_000).await.unwrap(), 0);
+    assert_eq!(store.heartbeat(131_000, true, 5_000).await.unwrap(), 30_000);
+    let g = store.load_game("live1").await.unwrap().unwrap();
+    assert_eq!(g.state.deadline_at, Some(91_000));
+    assert_eq!(g.state.turn_started_at, Some(31_000));
+    assert!(store.flagged(61_000, 10).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn sqlite_moves_commit_once_per_turn() {
+    let (store, _dir) = sqlite_store().await;
+    moves_commit_once_per_turn(&store).await;
+    assert!(store.listen().await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn sqlite_lists_and_claims() {
+    let (store, _dir) = sqlite_store().await;
+    lists_and_claims(&store).await;
+}
+
+#[tokio::test]
+async fn sqlite_file_survives_reopening() {
+    let dir = tempdir::Dir::new();
+    let path = dir.path.join("monte.db").to_string_lossy().into_owned();
+    let store = Store::connect(&path, "a").await.unwrap();
+    store.insert_game(&new_game("kept", "active", None)).await.unwrap();
+    store.close().await;
+    let store = Store::connect(&format!("sqlite:{path}"), "b").await.unwrap();
+    assert!(store.load_game("kept").await.unwrap().is_some());
+    assert!(dir.path.join("monte.db-wal").exists() || dir.path.join("monte.db").exists());
+}
+
+#[tokio::test]
+async fn postgres_moves_commit_once_per_turn() {
+    if skip_postgres("postgres_moves_commit_once_per_turn") {
+        return;
+    }
+    let db = TestDatabase::create().await;
+    let store = Store::connect(&db.url, "test-a").await.expect("postgres store");
+    let mut listener = store.listen().await.unwrap().expect("postgres listens");
+    moves_commit_once_per_turn(&store).await;
+    // Both committed changes were announced, in order, with the instance.
+    for version in [2, 3] {
+        let notice = tokio::time::timeout(std::time::Duration::from_secs(5), listener.next()).await.unwrap().unwrap();
+        assert_eq!(notice, Notice::Changed { id: "g1".into(), version, instance: "test-a".into() });
+    }
+    store.close().await;
+}
+
+#[tokio::test]
+async fn postgres_lists_and_claims() {
+    if skip_postgres("postgres_lists_and_claims") {
+        return;
+    }
+    let db = TestDatabase::create().await;
+    let store = Store::connect(&db.url, "test-a").await.expect("postgres store");
+    lists_and_claims(&store).await;
+    // A second instance on the same database migrates nothing twice and
+    // sees the same games.
+    let other = Store::connect(&db.url, "test-b").await.unwrap();
+    assert!(other.load_game("live1").await.unwrap().is_some());
+    other.close().await;
+    store.close().await;
+}

@@ -1,0 +1,147 @@
+// The server's API (docs/api.md), the seat tokens this browser holds, and the
+// game's WebSocket with automatic reconnection.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** A JSON request; throws ApiError with the server's message on failure. */
+export async function request(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, 'network');
+  }
+  const text = await response.text();
+  let value = null;
+  try {
+    value = text ? JSON.parse(text) : null;
+  } catch (e) {
+    value = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, (value && value.error) || response.statusText);
+  return value;
+}
+
+// ---- seats: the tokens of the seats this browser holds, per game ----
+
+const SEATS_KEY = 'monte.seats';
+
+function loadSeats() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}') || {};
+  } catch (e) {
+    return {};
+  }
+}
+
+/** `{ white?: token, black?: token }` for a game. */
+export function seatsOf(id) {
+  return loadSeats()[id] || {};
+}
+
+export function saveSeat(id, side, token) {
+  const all = loadSeats();
+  all[id] = { ...(all[id] || {}), [side]: token, at: Date.now() };
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+/** Every token held, newest games first (at most `limit`). */
+export function allTokens(limit = 100) {
+  const all = loadSeats();
+  return Object.values(all)
+    .sort((a, b) => (b.at || 0) - (a.at || 0))
+    .flatMap((seat) => [seat.white, seat.black].filter(Boolean))
+    .slice(0, limit);
+}
+
+export function playerName() {
+  return localStorage.getItem('monte.name') || '';
+}
+
+export function setPlayerName(name) {
+  localStorage.setItem('monte.name', name);
+}
+
+// ---- live updates ----
+
+/**
+ * Follows a game over its WebSocket: `onState(view)` for every state,
+ * `onStatus('open' | 'closed')` when the connection changes. Reconnects by
+ * itself after a drop (backing off up to 5 s) and when the page comes back
+ * into view. Returns `close()`.
+ */
+export function follow(id, onState, onStatus) {
+  let socket = null;
+  let closed = false;
+  let attempt = 0;
+  let timer = null;
+  let pinger = null;
+
+  const connect = () => {
+    if (closed) return;
+    clearTimeout(timer);
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/ws`);
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      onStatus('open');
+      clearInterval(pinger);
+      // Keeps idle connections alive through proxies.
+      pinger = setInterval(() => ws.readyState === 1 && ws.send('{"type":"ping"}'), 25000);
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (message.type === 'state' && message.game) onState(message.game);
+    };
+    ws.onclose = () => {
+      clearInterval(pinger);
+      if (socket !== ws || closed) return;
+      onStatus('closed');
+      attempt += 1;
+      const delay = Math.min(5000, 250 * 2 ** Math.min(attempt, 5)) * (0.75 + Math.random() / 2);
+      timer = setTimeout(connect, delay);
+    };
+    ws.onerror = () => ws.close();
+  };
+
+  const wake = () => {
+    if (document.visibilityState === 'visible' && socket && socket.readyState > 1) {
+      attempt = 0;
+      connect();
+    }
+  };
+  document.addEventListener('visibilitychange', wake);
+  window.addEventListener('online', wake);
+  connect();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      clearInterval(pinger);
+      document.removeEventListener('visibilitychange', wake);
+      window.removeEventListener('online', wake);
+      if (socket) socket.close();
+    },
+    /** Reconnect now (after a failed request that suggests the server is back). */
+    poke() {
+      if (socket && socket.readyState > 1) {
+        attempt = 0;
+        connect();
+      }
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The page's entry point: the header, the language switch and a small router
+// over the pages (/, /game/{id}, /invite/{code}, /rules, /live).
+
+import { clear } from './dom.js';
+import { t, getLang, setLang, onLangChange } from './i18n.js';
+import { startPage, livePage, invitePage } from './pages.js';
+import { gamePage } from './game.js';
+import { rulesPage } from './rules.js';
+
+const ROUTES = [
+  [/^\/$/, (main) => startPage(main), 'play'],
+  [/^\/game\/([A-Za-z0-9]+)$/, (main, id) => gamePage(main, id), null],
+  [/^\/invite\/([A-Za-z0-9]+)$/, (main, code) => invitePage(main, code), 'play'],
+  [/^\/rules$/, (main) => rulesPage(main), 'rules'],
+  [/^\/live$/, (main) => livePage(main), 'live'],
+];
+
+let leave = null;
+
+function route() {
+  const main = document.getElementById('main');
+  if (leave) leave();
+  leave = null;
+  clear(main);
+  window.scrollTo(0, 0);
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  for (const [pattern, show, nav] of ROUTES) {
+    const match = path.match(pattern);
+    if (!match) continue;
+    for (const link of document.querySelectorAll('[data-nav]')) link.classList.toggle('on', link.dataset.nav === nav);
+    leave = show(main, ...match.slice(1)) || null;
+    return;
+  }
+  main.textContent = t('notFound');
+}
+
+/** Goes to a page of this site without reloading. */
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+}
+
+function header() {
+  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === getLang()));
+  document.documentElement.lang = getLang();
+  document.title = t('title');
+}
+
+document.addEventListener('click', (e) => {
+  const link = e.target.closest('a[href]');
+  if (!link || link.target || link.hasAttribute('download') || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/assets/')) return;
+  if (url.pathname === location.pathname && url.hash) return; // an anchor on this page
+  e.preventDefault();
+  if (url.pathname + url.hash !== location.pathname + location.hash) navigate(url.pathname + url.hash);
+});
+
+for (const button of document.querySelectorAll('[data-lang]')) {
+  button.addEventListener('click', () => setLang(button.dataset.lang));
+}
+window.addEventListener('popstate', route);
+onLangChange(header);
+header();
+route();

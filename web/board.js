@@ -1,0 +1,245 @@
+// A board in SVG shared by both games: squares, coordinates, highlights,
+// pieces, click and drag. What stands where and what may move comes from
+// the caller (the server's state); the board only draws and reports.
+
+import { s, clear } from './dom.js';
+import { defs } from './pieces.js';
+import { squareName, squareCoords } from './position.js';
+
+const SQ = 100;
+const MARGIN = 34;
+
+/**
+ * spec: {
+ *   kind, size (squares per side), exists(x, y), shade(x, y) -> fill,
+ *   drawPiece(square, model) -> SVG node | null (centred on 0,0),
+ *   decorate?(layers, model, centre) (game-specific marks)
+ * }
+ */
+export class Board {
+  constructor(container, spec) {
+    this.spec = spec;
+    this.model = { flipped: false };
+    this.onSquare = null; // (square) => void: a click
+    this.onDrop = null; // (from, to) => void: a drag ended on a square
+    this.canDrag = null; // (square) => bool
+    this.onHover = null; // (square | null) => void
+    const n = spec.size * SQ;
+    this.svg = s('svg', {
+      class: `board board-${spec.kind}`,
+      viewBox: `${-MARGIN} 0 ${n + MARGIN + 6} ${n + MARGIN + 6}`,
+      role: 'img',
+      'aria-label': spec.kind,
+    });
+    this.svg.appendChild(defs());
+    this.layers = {};
+    for (const name of ['frame', 'squares', 'marks', 'pieces', 'over', 'drag']) {
+      this.layers[name] = this.svg.appendChild(s('g', { class: `layer-${name}` }));
+    }
+    container.appendChild(this.svg);
+    this.pointer = null;
+    this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    this.svg.addEventListener('pointermove', (e) => this.pointerMove(e));
+    this.svg.addEventListener('pointerup', (e) => this.pointerUp(e));
+    this.svg.addEventListener('pointercancel', () => this.cancelDrag());
+    this.svg.addEventListener('pointerleave', () => this.onHover && !this.pointer && this.onHover(null));
+  }
+
+  /** The centre of a square in SVG units, as drawn (flipped or not). */
+  centre(name) {
+    const [x, y] = squareCoords(name);
+    const n = this.spec.size;
+    const col = this.model.flipped ? n - 1 - x : x;
+    const row = this.model.flipped ? y : n - 1 - y;
+    return [col * SQ + SQ / 2, row * SQ + SQ / 2];
+  }
+
+  /** The square under a point in SVG units, or null. */
+  squareAt(px, py) {
+    const n = this.spec.size;
+    const col = Math.floor(px / SQ);
+    const row = Math.floor(py / SQ);
+    if (col < 0 || row < 0 || col >= n || row >= n) return null;
+    const x = this.model.flipped ? n - 1 - col : col;
+    const y = this.model.flipped ? row : n - 1 - row;
+    return this.spec.exists(x, y) ? squareName(x, y) : null;
+  }
+
+  /** The rectangle of a square on the screen (for popovers). */
+  screenRect(name) {
+    const [cx, cy] = this.centre(name);
+    const m = this.svg.getScreenCTM();
+    if (!m) return null;
+    const p = new DOMPoint(cx - SQ / 2, cy - SQ / 2).matrixTransform(m);
+    return { left: p.x, top: p.y, size: SQ * m.a };
+  }
+
+  update(model) {
+    this.model = { ...this.model, ...model };
+    this.draw();
+  }
+
+  draw() {
+    const m = this.model;
+    const spec = this.spec;
+    const n = spec.size;
+    for (const layer of Object.values(this.layers)) clear(layer);
+    const { frame, squares, marks, pieces, over } = this.layers;
+
+    // Frame and coordinates.
+    frame.appendChild(
+      s('rect', { x: -MARGIN, y: -0, width: n * SQ + MARGIN + 6, height: n * SQ + MARGIN + 6, rx: 14, class: 'frame' }),
+    );
+    for (let i = 0; i < n; i++) {
+      const file = m.flipped ? n - 1 - i : i;
+      const rank = m.flipped ? i + 1 : n - i;
+      frame.appendChild(
+        s('text', { x: i * SQ + SQ / 2, y: n * SQ + 26, class: 'coord', 'text-anchor': 'middle' }, String.fromCharCode(97 + file)),
+      );
+      frame.appendChild(s('text', { x: -MARGIN / 2, y: i * SQ + SQ / 2 + 8, class: 'coord', 'text-anchor': 'middle' }, String(rank)));
+    }
+
+    // Squares, with the last move, the selection and the destinations.
+    const last = new Set(m.lastMove || []);
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        if (!spec.exists(x, y)) continue;
+        const name = squareName(x, y);
+        const [cx, cy] = this.centre(name);
+        const cls = ['sq', spec.shade(x, y)];
+        if (last.has(name)) cls.push('last');
+        if (m.selected === name) cls.push('selected');
+        if (m.movable && m.movable.has(name)) cls.push('movable');
+        if (m.destinations && m.destinations.has(name)) cls.push('dest-square');
+        squares.appendChild(
+          s('rect', { x: cx - SQ / 2, y: cy - SQ / 2, width: SQ, height: SQ, class: cls.join(' '), dataset: { square: name } }),
+        );
+      }
+    }
+
+    if (spec.decorate) spec.decorate({ marks, over, pieces }, m, (sq) => this.centre(sq));
+
+    // Pieces.
+    const occupied = new Set(spec.occupied(m));
+    for (const name of occupied) {
+      const node = spec.drawPiece(name, m);
+      if (!node) continue;
+      const [cx, cy] = this.centre(name);
+      const g = s('g', { transform: `translate(${cx} ${cy})`, class: 'at', dataset: { square: name } }, [
+        s('g', { class: 'anim' }, node),
+      ]);
+      pieces.appendChild(g);
+    }
+
+    // Where the selected piece may go.
+    for (const [name, info] of m.destinations || []) {
+      const [cx, cy] = this.centre(name);
+      const g = s('g', { class: `dest${m.hover === name ? ' hover' : ''}`, transform: `translate(${cx} ${cy})`, dataset: { square: name } });
+      if (occupied.has(name)) g.appendChild(s('circle', { r: 44, class: 'dest-ring' }));
+      else g.appendChild(s('circle', { r: info.label ? 19 : 15, class: 'dest-dot' }));
+      if (info.label) g.appendChild(s('text', { y: 7, 'text-anchor': 'middle', class: 'dest-label' }, info.label));
+      if (info.call) g.appendChild(s('text', { x: 30, y: -24, 'text-anchor': 'middle', class: 'dest-call' }, '!'));
+      over.appendChild(g);
+    }
+
+    // A path to show (a jump chain: the hovered one, or the last move's).
+    for (const [path, cls] of [[m.lastPath, 'path last-path'], [m.path, 'path']]) {
+      if (!path || path.length < 2) continue;
+      const points = path.map((sq) => this.centre(sq).join(',')).join(' ');
+      over.appendChild(s('polyline', { points, class: cls, 'marker-end': 'url(#arrow)' }));
+      for (const sq of path.slice(1, -1)) {
+        const [cx, cy] = this.centre(sq);
+        over.appendChild(s('circle', { cx, cy, r: 9, class: `${cls} hop` }));
+      }
+    }
+    if (!this.svg.querySelector('#arrow')) {
+      this.svg.querySelector('defs').appendChild(
+        s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, [
+          s('path', { d: 'M0,0L10,5L0,10z', class: 'arrow-head' }),
+        ]),
+      );
+    }
+  }
+
+  /** Slides the piece now on `to` from `from` along `path` (squares). */
+  animate(squares) {
+    if (!squares || squares.length < 2 || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    const to = squares[squares.length - 1];
+    const node = this.layers.pieces.querySelector(`g.at[data-square="${to}"] > g.anim`);
+    if (!node) return;
+    const [tx, ty] = this.centre(to);
+    const frames = squares.map((sq) => {
+      const [x, y] = this.centre(sq);
+      return { transform: `translate(${x - tx}px, ${y - ty}px)` };
+    });
+    node.animate(frames, { duration: Math.min(520, 170 * (squares.length - 1)), easing: 'ease-in-out' });
+  }
+
+  // ---- pointer: click or drag ----
+
+  svgPoint(e) {
+    const m = this.svg.getScreenCTM();
+    if (!m) return [0, 0];
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return [p.x, p.y];
+  }
+
+  pointerDown(e) {
+    if (e.button !== 0) return;
+    const [px, py] = this.svgPoint(e);
+    const square = this.squareAt(px, py);
+    if (!square) return;
+    this.pointer = { square, x: e.clientX, y: e.clientY, dragging: false, id: e.pointerId };
+    e.preventDefault();
+  }
+
+  pointerMove(e) {
+    const p = this.pointer;
+    const [px, py] = this.svgPoint(e);
+    if (!p) {
+      if (this.onHover && e.pointerType === 'mouse') this.onHover(this.squareAt(px, py));
+      return;
+    }
+    if (!p.dragging) {
+      if (Math.hypot(e.clientX - p.x, e.clientY - p.y) < 6) return;
+      if (!this.canDrag || !this.canDrag(p.square)) return;
+      const source = this.layers.pieces.querySelector(`g.at[data-square="${p.square}"]`);
+      if (!source) return;
+      p.dragging = true;
+      try {
+        this.svg.setPointerCapture(p.id);
+      } catch (err) {
+        // the pointer may be gone already
+      }
+      source.classList.add('lifted');
+      p.ghost = source.cloneNode(true);
+      p.ghost.classList.add('ghost');
+      this.layers.drag.appendChild(p.ghost);
+    }
+    p.ghost.setAttribute('transform', `translate(${px} ${py - 8}) scale(1.08)`);
+    if (this.onHover) this.onHover(this.squareAt(px, py));
+  }
+
+  pointerUp(e) {
+    const p = this.pointer;
+    this.pointer = null;
+    if (!p) return;
+    const [px, py] = this.svgPoint(e);
+    const square = this.squareAt(px, py);
+    if (p.dragging) {
+      clear(this.layers.drag);
+      const lifted = this.layers.pieces.querySelector('g.lifted');
+      if (lifted) lifted.classList.remove('lifted');
+      if (square && square !== p.square && this.onDrop) this.onDrop(p.square, square);
+      return;
+    }
+    if (square && square === p.square && this.onSquare) this.onSquare(square);
+  }
+
+  cancelDrag() {
+    this.pointer = null;
+    clear(this.layers.drag);
+    const lifted = this.layers.pieces.querySelector('g.lifted');
+    if (lifted) lifted.classList.remove('lifted');
+  }
+}

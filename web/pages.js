@@ -1,0 +1,331 @@
+// The start page (a new game), the invite page and the list of live games.
+
+import { request, saveSeat, seatsOf, allTokens, playerName, setPlayerName, ApiError } from './api.js';
+import { h, clear, toast } from './dom.js';
+import { t, levelName, onLangChange } from './i18n.js';
+import { parseSalta, parseFocus } from './position.js';
+import { saltaBoard } from './salta-board.js';
+import { focusBoard } from './focus-board.js';
+import { navigate } from './app.js';
+
+export const SALTA_START = 's5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,o4,o3,o2,o1/.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./O1,O2,O3,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w - 0';
+export const FOCUS_START = '.,.,.,./b,b,w,w,b,b/.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./w,w,b,b,w,w/.,.,.,. w 0 0 0';
+
+const RULE_SETS = {
+  salta: ['seed', 'meyer1908', 'ludii'],
+  focus: ['seed', 'sackson'],
+};
+
+const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
+
+/** A board picture that does not move: a preview or a diagram. */
+export function staticBoard(game, fen, extra = {}) {
+  const box = h('div', { class: `static-board static-${game}` });
+  const board = game === 'salta' ? saltaBoard(box) : focusBoard(box);
+  board.update({ position: game === 'salta' ? parseSalta(fen) : parseFocus(fen), ...extra });
+  return box;
+}
+
+function remembered(key, fallback) {
+  return localStorage.getItem(`monte.new.${key}`) || fallback;
+}
+
+function remember(key, value) {
+  localStorage.setItem(`monte.new.${key}`, value);
+}
+
+export function startPage(main) {
+  const state = {
+    game: remembered('game', 'salta'),
+    opponent: remembered('opponent', 'ai'),
+    level: remembered('level', '3'),
+    side: remembered('side', 'white'),
+    clock: remembered('clock', '0'),
+    rules: { salta: remembered('rules.salta', 'seed'), focus: remembered('rules.focus', 'seed') },
+  };
+  let mine = null;
+
+  const draw = () => {
+    clear(main);
+    const radio = (name, value, current, label, extra = {}) =>
+      h('label', { class: `choice${value === current ? ' on' : ''}`, ...extra }, [
+        h('input', {
+          type: 'radio',
+          name,
+          value,
+          checked: value === current,
+          onchange: () => {
+            state[name] = value;
+            remember(name, value);
+            draw();
+          },
+        }),
+        label,
+      ]);
+    const gameCard = (game) =>
+      h('label', { class: `game-card${state.game === game ? ' on' : ''}`, dataset: { game } }, [
+        h('input', {
+          type: 'radio',
+          name: 'game',
+          value: game,
+          checked: state.game === game,
+          onchange: () => {
+            state.game = game;
+            remember('game', game);
+            draw();
+          },
+        }),
+        staticBoard(game, game === 'salta' ? SALTA_START : FOCUS_START),
+        h('span', { class: 'game-card-text' }, [h('b', {}, t(game)), h('small', {}, t(`${game}Blurb`))]),
+      ]);
+
+    const rules = h(
+      'select',
+      {
+        name: 'rules',
+        onchange: (e) => {
+          state.rules[state.game] = e.target.value;
+          remember(`rules.${state.game}`, e.target.value);
+        },
+      },
+      RULE_SETS[state.game].map((r) => h('option', { value: r, selected: state.rules[state.game] === r }, `${r} — ${t(`ruleset.${state.game}.${r}`)}`)),
+    );
+    const level = h(
+      'select',
+      { name: 'level', onchange: (e) => { state.level = e.target.value; remember('level', e.target.value); } },
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: String(n), selected: String(n) === state.level }, `${n} · ${levelName(n)}`)),
+    );
+    const clock = h(
+      'select',
+      { name: 'clock', onchange: (e) => { state.clock = e.target.value; remember('clock', e.target.value); } },
+      CLOCKS.map((c, i) => h('option', { value: String(i), selected: String(i) === state.clock }, c ? t('clockOption', { m: c[0], s: c[1] }) : t('noClock'))),
+    );
+    const name = h('input', { type: 'text', name: 'name', maxlength: 40, value: playerName(), placeholder: t('namePlaceholder'), autocomplete: 'nickname' });
+    const fen = h('textarea', { name: 'fen', rows: 2, placeholder: t('fenPlaceholder'), spellcheck: 'false' });
+    const submit = h('button', { type: 'submit', class: 'button primary big' }, t('startGame'));
+
+    const form = h(
+      'form',
+      {
+        class: 'card new-game',
+        onsubmit: async (e) => {
+          e.preventDefault();
+          submit.disabled = true;
+          try {
+            await create(state, name.value.trim(), fen.value.trim());
+          } catch (err) {
+            toast(`${t('createFailed')}: ${err.message}`, 'error');
+            submit.disabled = false;
+          }
+        },
+      },
+      [
+        h('h2', {}, t('newGameTitle')),
+        h('div', { class: 'game-cards' }, [gameCard('salta'), gameCard('focus')]),
+        h('div', { class: 'field' }, [h('span', { class: 'label' }, t('ruleSet')), rules]),
+        h('div', { class: 'field' }, [
+          h('span', { class: 'label' }, t('opponent')),
+          h('div', { class: 'choices-row' }, [
+            radio('opponent', 'ai', state.opponent, t('vsComputer')),
+            radio('opponent', 'friend', state.opponent, t('vsFriend')),
+            radio('opponent', 'local', state.opponent, t('vsLocal')),
+          ]),
+        ]),
+        state.opponent === 'ai' ? h('div', { class: 'field' }, [h('span', { class: 'label' }, t('level')), level]) : null,
+        state.opponent !== 'local'
+          ? h('div', { class: 'field' }, [
+              h('span', { class: 'label' }, t('yourSide')),
+              h('div', { class: 'choices-row' }, [
+                radio('side', 'white', state.side, [h('span', { class: 'side-dot white' }), t('white')]),
+                radio('side', 'black', state.side, [h('span', { class: 'side-dot black' }), t('black')]),
+                radio('side', 'random', state.side, t('random')),
+              ]),
+            ])
+          : h('p', { class: 'hint' }, t('localHint')),
+        h('div', { class: 'field' }, [h('span', { class: 'label' }, t('clock')), clock]),
+        h('div', { class: 'field' }, [h('span', { class: 'label' }, t('yourName')), name]),
+        h('details', { class: 'advanced' }, [h('summary', {}, t('advanced')), h('label', { class: 'field' }, [h('span', { class: 'label' }, t('startPosition')), fen])]),
+        submit,
+      ],
+    );
+
+    const mineBox = h('section', { class: 'card my-games' }, [h('h2', {}, t('yourGames')), gameList(mine, 'mine')]);
+    main.append(
+      h('div', { class: 'start-page' }, [
+        h('section', { class: 'hero' }, [h('h1', {}, t('heroTitle')), h('p', {}, t('heroText')), h('a', { href: '/rules', class: 'link' }, t('readRules'))]),
+        form,
+        mineBox,
+      ]),
+    );
+  };
+
+  const loadMine = async () => {
+    const tokens = allTokens();
+    if (!tokens.length) {
+      mine = [];
+      draw();
+      return;
+    }
+    try {
+      mine = (await request('POST', '/api/games/mine', { tokens, limit: 20 })).games;
+    } catch (e) {
+      mine = [];
+    }
+    draw();
+  };
+
+  draw();
+  loadMine();
+  return onLangChange(draw);
+}
+
+async function create(state, name, fen) {
+  const side = state.side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : state.side;
+  const otherSide = side === 'white' ? 'black' : 'white';
+  const body = { game: state.game, rules: state.rules[state.game] };
+  if (state.opponent === 'local') {
+    body.white = 'me';
+    body.black = 'me';
+  } else {
+    body[side] = 'me';
+    body[otherSide] = state.opponent === 'ai' ? `ai:${state.level}` : 'open';
+  }
+  const clock = CLOCKS[+state.clock];
+  if (clock) body.clock = { minutes: clock[0], increment: clock[1] };
+  if (name) {
+    body.name = name;
+    setPlayerName(name);
+  }
+  if (fen) body.fen = fen;
+  const answer = await request('POST', '/api/games', body);
+  for (const [s, token] of Object.entries(answer.tokens || {})) saveSeat(answer.game.id, s, token);
+  navigate(`/game/${answer.game.id}`);
+}
+
+/** A list of games (summaries) with links to watch, play or join. */
+function gameList(games, kind) {
+  if (games === null) return h('p', { class: 'hint' }, t('loading'));
+  if (!games.length) return h('p', { class: 'hint' }, t(kind === 'mine' ? 'noGamesMine' : kind === 'open' ? 'noGamesOpen' : 'noGamesLive'));
+  const name = (seat, side) => {
+    if (seat.player === 'ai') return `${t('computer')} ${seat.level}`;
+    if (seat.open) return '—';
+    return seat.name || t(side === 'white' ? 'whitePlayer' : 'blackPlayer');
+  };
+  return h(
+    'ul',
+    { class: 'game-list' },
+    games.map((g) => {
+      const status = g.status === 'over' ? g.result : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
+      const link = kind === 'open' && g.invite ? `/invite/${g.invite}` : `/game/${g.id}`;
+      const action = kind === 'open' ? t('join') : kind === 'mine' ? t('open') : t('watch');
+      return h('li', { dataset: { id: g.id } }, [
+        h('span', { class: `game-badge ${g.game}` }, t(g.game)),
+        h('span', { class: 'players' }, [
+          h('span', { class: 'side-dot white' }),
+          name(g.seats.white, 'white'),
+          h('span', { class: 'vs' }, '–'),
+          h('span', { class: 'side-dot black' }),
+          name(g.seats.black, 'black'),
+        ]),
+        h('span', { class: 'meta' }, [g.rules, g.clock ? ` · ${g.clock[0] / 60000}+${g.clock[1] / 1000}` : '', ' · ', status]),
+        h('a', { class: 'button', href: link }, action),
+      ]);
+    }),
+  );
+}
+
+export function livePage(main) {
+  let live = null;
+  let open = null;
+  let stopped = false;
+  const draw = () => {
+    clear(main);
+    main.append(
+      h('div', { class: 'live-page' }, [
+        h('section', { class: 'card' }, [h('h1', {}, t('liveTitle')), h('p', { class: 'hint' }, t('liveText')), gameList(live, 'live')]),
+        h('section', { class: 'card' }, [h('h2', {}, t('openTitle')), gameList(open, 'open')]),
+      ]),
+    );
+  };
+  const load = async () => {
+    try {
+      const [a, b] = await Promise.all([request('GET', '/api/games/live?limit=50'), request('GET', '/api/games/open?limit=50')]);
+      live = a.games;
+      open = b.games;
+    } catch (e) {
+      live = live || [];
+      open = open || [];
+    }
+    if (!stopped) draw();
+  };
+  draw();
+  load();
+  const timer = setInterval(load, 5000);
+  const unlang = onLangChange(draw);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    unlang();
+  };
+}
+
+export function invitePage(main, code) {
+  let info = null;
+  let error = null;
+  const draw = () => {
+    clear(main);
+    if (error) {
+      main.append(
+        h('section', { class: 'card narrow' }, [h('h1', {}, t('inviteInvalid')), h('p', {}, error), h('a', { class: 'button primary', href: '/' }, t('newGame'))]),
+      );
+      return;
+    }
+    if (!info) {
+      main.append(h('div', { class: 'loading' }, t('loading')));
+      return;
+    }
+    const g = info.game;
+    const held = seatsOf(g.id);
+    if (held.white || held.black) {
+      navigate(`/game/${g.id}`, true);
+      return;
+    }
+    const side = info.open[0];
+    const host = g.seats[side === 'white' ? 'black' : 'white'];
+    const name = h('input', { type: 'text', maxlength: 40, value: playerName(), placeholder: t('namePlaceholder') });
+    const join = h('button', { class: 'button primary big', dataset: { action: 'join' } }, t('joinGame'));
+    join.onclick = async () => {
+      join.disabled = true;
+      try {
+        const body = name.value.trim() ? { name: name.value.trim() } : {};
+        if (name.value.trim()) setPlayerName(name.value.trim());
+        const answer = await request('POST', `/api/invites/${encodeURIComponent(code)}`, body);
+        saveSeat(answer.game.id, answer.you, answer.token);
+        navigate(`/game/${answer.game.id}`, true);
+      } catch (e) {
+        toast(`${t('joinFailed')}: ${e.message}`, 'error');
+        join.disabled = false;
+      }
+    };
+    main.append(
+      h('section', { class: 'card invite-page' }, [
+        h('h1', {}, t('invitedTitle')),
+        h('p', {}, t('invitedText', { host: host.name || t('someone'), game: t(g.game), rules: g.rules, side: t(`as.${side}`) })),
+        staticBoard(g.game, g.fen, { flipped: side === 'black' }),
+        h('div', { class: 'field' }, [h('span', { class: 'label' }, t('yourName')), name]),
+        h('div', { class: 'row' }, [join, h('a', { class: 'button', href: `/game/${g.id}` }, t('justWatch'))]),
+      ]),
+    );
+  };
+  (async () => {
+    try {
+      info = await request('GET', `/api/invites/${encodeURIComponent(code)}`);
+      if (!info.open || !info.open.length) error = t('inviteUsed');
+    } catch (e) {
+      error = e instanceof ApiError && e.status === 404 ? t('inviteUsed') : e.message;
+    }
+    draw();
+  })();
+  draw();
+  return onLangChange(draw);
+}

@@ -1,0 +1,80 @@
+// Online: two browser contexts play each other through the invite link
+// while a third watches live; a draw offer is declined; a resignation ends it.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, newGame } from './helpers.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('two players through the invite link, a spectator watching live', async () => {
+  const ann = await openPage(browser);
+  const boris = await openPage(browser, { phone: true });
+  const carla = await openPage(browser);
+
+  const id = await newGame(ann, server.url, { game: 'salta', opponent: 'friend', side: 'white', name: 'Ann', clock: 3 });
+  await ann.locator('.status', { hasText: 'Waiting for your opponent' }).waitFor();
+  const link = await ann.locator('input.invite-url').inputValue();
+  assert.match(link, /\/invite\/[A-Za-z0-9]+$/);
+
+  // Boris opens the link, sees who invites him, and takes the seat.
+  await boris.goto(link);
+  await boris.locator('.invite-page', { hasText: 'Ann invites you' }).waitFor();
+  await boris.locator('input[type="text"]').fill('Boris');
+  await boris.locator('[data-action="join"]').click();
+  await boris.waitForURL(new RegExp(`/game/${id}$`));
+  // Black sits at the bottom of his board.
+  assert.equal(await boris.locator('.player-bar').last().getAttribute('data-side'), 'black');
+  await boris.locator('.player-bar[data-side="white"] .name', { hasText: 'Ann' }).waitFor();
+
+  // Ann's page hears at once that the game started.
+  await ann.locator('.status', { hasText: 'Your move' }).waitFor();
+  await ann.locator('.player-bar[data-side="black"] .name', { hasText: 'Boris' }).waitFor();
+  await ann.locator('.clock[data-clock="white"].running').waitFor();
+
+  // Carla finds the game among the live games and watches.
+  await carla.goto(`${server.url}/live`);
+  await carla.locator(`.game-list li[data-id="${id}"] a`).click();
+  await carla.waitForURL(new RegExp(`/game/${id}$`));
+  await carla.locator('.connection.live').waitFor();
+
+  await clickSquare(ann, 'e3');
+  await clickSquare(ann, 'f4');
+  for (const page of [ann, boris, carla]) await waitForPly(page, 1);
+  await boris.locator('.status', { hasText: 'Your move' }).waitFor();
+  await clickSquare(boris, 'd8');
+  await clickSquare(boris, 'e7');
+  for (const page of [ann, boris, carla]) await waitForPly(page, 2);
+  assert.deepEqual(await history(carla), ['e3-f4', 'd8-e7']);
+
+  // The spectator cannot move: nothing selects, no entry box.
+  await clickSquare(carla, 'c3');
+  assert.equal(await carla.locator('rect.sq.selected').count(), 0);
+  assert.equal(await carla.locator('form.entry').isVisible(), false);
+  await screenshot(boris, 'salta-phone-black', '.game-page');
+  await screenshot(carla, 'salta-spectator', '.game-page');
+
+  // A draw offer, declined.
+  await boris.locator('[data-action="draw"]').click();
+  await ann.locator('.notice.draw-offer').waitFor();
+  await ann.locator('.notice.draw-offer button', { hasText: 'Decline' }).click();
+  await boris.locator('[data-action="draw"]').waitFor();
+
+  // Ann resigns: everyone sees the result.
+  await ann.locator('[data-action="resign"]').click();
+  await ann.locator('[data-action="resign-confirm"]').click();
+  await boris.locator('.banner', { hasText: 'You win!' }).waitFor();
+  await ann.locator('.banner', { hasText: 'You lose' }).waitFor();
+  await carla.locator('.banner', { hasText: 'Black wins' }).waitFor();
+  await carla.locator('.banner', { hasText: 'by resignation' }).waitFor();
+  for (const page of [ann, boris, carla]) noErrors(page);
+});
