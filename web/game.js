@@ -594,6 +594,7 @@ class GamePage {
         this.noticeBox.appendChild(h('div', { class: 'notice' }, t('drawSent')));
       }
     }
+    if (!mine.length && v.status !== 'over') this.noticeBox.appendChild(h('div', { class: 'notice watching' }, t('watching')));
     if (this.viewing !== null) {
       this.noticeBox.appendChild(
         h('div', { class: 'notice history-note' }, [

@@ -124,8 +124,8 @@ export function noErrors(page) {
 export async function screenshot(page, name, selector) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  if (selector) await page.locator(selector).first().screenshot({ path });
-  else await page.screenshot({ path, fullPage: true });
+  if (selector) await page.locator(selector).first().screenshot({ path, animations: 'disabled' });
+  else await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
 

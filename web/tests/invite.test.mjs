@@ -46,6 +46,7 @@ test('two players through the invite link, a spectator watching live', async () 
   await carla.locator(`.game-list li[data-id="${id}"] a`).click();
   await carla.waitForURL(new RegExp(`/game/${id}$`));
   await carla.locator('.connection.live').waitFor();
+  await carla.locator('.notice.watching').waitFor();
 
   await clickSquare(ann, 'e3');
   await clickSquare(ann, 'f4');

@@ -93,6 +93,7 @@ async fn pages_are_the_shell_with_this_versions_assets() {
         let html = a.text();
         assert!(html.contains(&format!("/assets/{}/app.js", version())), "{uri}: {html}");
         assert!(!html.contains("__VERSION__"), "{uri}");
+        assert!(html.contains("/api/openapi.json"), "{uri}: the page links to the API description");
     }
     let a = s.call("GET", "/no/such/page", None, &[]).await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
