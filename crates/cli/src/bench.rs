@@ -6,8 +6,9 @@ use anyhow::Result;
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::perft::perft;
+use monte_rules::playout::{Playout, Rng, random_playout};
 use monte_rules::salta::SaltaPosition;
-use monte_rules::{EndReason, MoveList, Outcome, Position, Status};
+use monte_rules::{Outcome, Position};
 
 /// (position string, depth). The start positions and positions from the
 /// opening, middle and end of games, with pending calls and tall stacks.
@@ -98,27 +99,6 @@ pub fn run() -> Result<()> {
     Ok(())
 }
 
-/// A small, fast random number generator (wyrand) for random playouts.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
-        let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xE703_7ED1_A0B4_28DB) as u128);
-        ((t >> 64) as u64) ^ (t as u64)
-    }
-    /// Uniform in `0..n` (n > 0).
-    #[inline]
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
-
 /// Tally of finished playouts.
 #[derive(Clone, Debug, Default)]
 struct Tally {
@@ -126,45 +106,6 @@ struct Tally {
     moves: u64,
     /// (winner, reason) -> count
     endings: std::collections::BTreeMap<String, u64>,
-}
-
-/// Play one game of uniformly random legal moves from `start` to its end
-/// (goal, move limit, threefold repetition when the rules have it).
-fn playout<P: Position>(
-    start: &P,
-    rng: &mut Rng,
-    seen: &mut std::collections::HashMap<u64, u8>,
-    max_plies: u64,
-) -> (u64, Option<Outcome>)
-where
-    P::Rules: RepetitionRule,
-{
-    let repetition = start.rules().repetition_draw();
-    let mut pos = start.clone();
-    let mut moves = MoveList::new();
-    let mut plies = 0u64;
-    seen.clear();
-    loop {
-        if let Status::Over(o) = pos.status() {
-            return (plies, Some(o));
-        }
-        if plies >= max_plies {
-            return (plies, None);
-        }
-        if repetition {
-            let n = seen.entry(pos.hash()).or_insert(0);
-            *n += 1;
-            if *n >= 3 {
-                let o = Outcome { winner: pos.rules().draw_winner(), reason: EndReason::Repetition, margin: None };
-                return (plies, Some(o));
-            }
-        }
-        moves.clear();
-        pos.generate(&mut moves);
-        let mv = moves[rng.below(moves.len())];
-        pos.play_unchecked(mv);
-        plies += 1;
-    }
 }
 
 /// What `monte bench playouts` runs.
@@ -193,7 +134,7 @@ where
                     let mut seen = std::collections::HashMap::new();
                     let mut tally = Tally::default();
                     while begin.elapsed().as_secs_f64() < seconds {
-                        let (plies, o) = playout(&start, &mut rng, &mut seen, max_plies);
+                        let Playout { plies, outcome: o } = random_playout(&start, &mut rng, max_plies, &mut seen);
                         tally.games += 1;
                         tally.moves += plies;
                         let key = match o {

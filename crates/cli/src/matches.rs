@@ -23,7 +23,7 @@ use monte_rules::salta::SaltaPosition;
 use monte_rules::{Game, GameKind, MoveList, Side, Status};
 
 use crate::PositionArgs;
-use crate::bench::Rng;
+use monte_rules::playout::Rng;
 
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
@@ -100,7 +100,7 @@ pub struct EngineSpec {
     pub hash_mb: usize,
 }
 
-const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB], \
+const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB], \
      mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB]";
 
 fn number<T: std::str::FromStr>(spec: &str, key: &str, value: &str) -> Result<T> {
@@ -145,7 +145,7 @@ impl std::str::FromStr for EngineSpec {
                     .ok_or_else(|| anyhow::anyhow!("engine `{text}`: level must be a number from 1 to 8"))?;
                 spec.kind = EngineKind::Level(lv);
                 spec.threads = lv.threads;
-                &["threads", "hash", "movetime"]
+                &["threads", "hash", "movetime", "nodes"]
             }
             "ab" => &["depth", "nodes", "movetime", "threads", "hash"],
             "mcts" => {
@@ -198,6 +198,7 @@ impl EngineSpec {
         let limits = match &self.kind {
             EngineKind::Level(lv) => {
                 let movetime = self.movetime.or(movetime);
+                let nodes = self.nodes.or(nodes);
                 Limits {
                     depth: lv.depth,
                     nodes,
@@ -1031,6 +1032,9 @@ mod tests {
         assert_eq!(l8.limits(None, None).unwrap().movetime, ms(3000));
         let l8 = l8.limits(None, Some(1000)).unwrap();
         assert_eq!((l8.nodes, l8.movetime), (Some(1000), None));
+        let l7: EngineSpec = "level=7,nodes=300".parse().unwrap();
+        let l7 = l7.limits(None, Some(1000)).unwrap();
+        assert_eq!((l7.nodes, l7.movetime, l7.depth), (Some(300), None, None));
         let l2: EngineSpec = "level=2".parse().unwrap();
         assert_eq!(l2.limits(None, None).unwrap().depth, Some(2));
     }

@@ -12,7 +12,7 @@ use monte_engine::{Limits, SearchOptions, Searcher};
 use monte_rules::game::{Game, RepetitionRule};
 use monte_rules::{Side, Status};
 
-use crate::bench::Rng;
+use monte_rules::playout::Rng;
 
 /// What `monte tune` does.
 #[derive(Clone, Debug)]

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use monte_rules::focus::FocusPosition;
 use monte_rules::focus::geometry::Squares;
 use monte_rules::game::RepetitionRule;
+use monte_rules::playout::Rng;
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{MoveList, Outcome, Position, Side, Status};
 
@@ -180,25 +181,6 @@ impl<M: Copy> Node<M> {
 
     fn child_range(&self) -> std::ops::Range<usize> {
         self.first_child as usize..self.first_child as usize + self.children as usize
-    }
-}
-
-/// A small fast random generator (wyrand).
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
-        let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xE703_7ED1_A0B4_28DB) as u128);
-        ((t >> 64) as u64) ^ (t as u64)
-    }
-    /// Uniform in `0..n` (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 }
 
@@ -525,17 +507,14 @@ where
             }
             Leaf::RandomPlayout { max_plies } => {
                 let mut p = pos.clone();
-                let mut moves = MoveList::new();
                 for _ in 0..max_plies {
                     if p.status().is_over() {
                         break;
                     }
-                    moves.clear();
-                    p.generate(&mut moves);
-                    if moves.is_empty() {
-                        break;
+                    match p.random_move(&mut self.rng) {
+                        Some(mv) => p.play_unchecked(mv),
+                        None => break,
                     }
-                    p.play_unchecked(moves[self.rng.below(moves.len())]);
                 }
                 let winner = match p.status() {
                     Status::Over(o) => o.winner,

@@ -15,6 +15,7 @@ pub mod error;
 pub mod focus;
 pub mod game;
 pub mod perft;
+pub mod playout;
 pub mod position;
 pub mod record;
 pub mod salta;

@@ -174,6 +174,15 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
     /// in bulk without generating them.
     fn count_moves(&self) -> u64;
 
+    /// A uniformly random move of those [`Position::generate`] lists, or
+    /// `None` when it lists none. Games override it to pick without
+    /// listing every move (random playouts spend most of their time here).
+    fn random_move(&self, rng: &mut crate::playout::Rng) -> Option<Self::Move> {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        if list.is_empty() { None } else { Some(list[rng.below(list.len())]) }
+    }
+
     /// Whether `mv` is one of the legal moves.
     fn is_legal(&self, mv: Self::Move) -> bool {
         let mut list = MoveList::new();

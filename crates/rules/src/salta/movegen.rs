@@ -33,32 +33,112 @@ fn one_jump(from: u64, opp: u64, empty: u64, dirs: &[Dir]) -> u64 {
     to
 }
 
-/// The squares of `from` that have a jump (the reverse of [`one_jump`]).
-#[inline(always)]
-fn jumpers(from: u64, opp: u64, empty: u64, dirs: &[Dir]) -> u64 {
-    // A piece on s jumps in d iff the square two steps back from an empty
-    // square, over an opponent piece, is s: walk back from the empties.
-    let back = |d: Dir| shift(shift(empty, d.opposite()) & opp, d.opposite()) & from;
-    if dirs.len() == 4 {
-        use Dir::*;
-        return back(NorthEast) | back(NorthWest) | back(SouthEast) | back(SouthWest);
-    }
-    dirs.iter().fold(0, |acc, &d| acc | back(d))
+/// The jumps of the side to move in one position, found for the whole
+/// board at once: `starts[d]` holds the squares from which a piece could
+/// jump in direction `d` (over an opponent piece onto an empty square), and
+/// is empty for the directions the rules forbid. Every jump sequence of
+/// every piece in the position is a walk in this graph, so move generation
+/// computes it once and then answers each piece with a few shifts.
+#[derive(Clone, Copy)]
+struct JumpGraph {
+    starts: [u64; 4],
 }
 
-/// All squares reachable by one or more jumps from `start` (a set), not
-/// counting `start` itself unless re-reached (it never is: the caller passes
-/// squares that are occupied or already landed on).
-#[inline(always)]
-fn jump_closure(start: u64, opp: u64, empty: u64, dirs: &[Dir]) -> u64 {
-    let mut reached = 0;
-    let mut frontier = start;
-    while frontier != 0 {
-        let next = one_jump(frontier, opp, empty, dirs) & !reached & !start;
-        reached |= next;
-        frontier = next;
+impl JumpGraph {
+    #[inline(always)]
+    fn new(opp: u64, empty: u64, dirs: &[Dir]) -> Self {
+        let mut starts = [0; 4];
+        for &d in dirs {
+            // Walk back from the empty squares over an opponent piece.
+            starts[d as usize] = shift(shift(empty, d.opposite()) & opp, d.opposite());
+        }
+        JumpGraph { starts }
     }
-    reached
+
+    /// The squares of `set` that have a jump.
+    #[inline(always)]
+    fn jumpers(&self, set: u64) -> u64 {
+        set & (self.starts[0] | self.starts[1] | self.starts[2] | self.starts[3])
+    }
+
+    /// The landing squares of one jump from any square of `set`. A start
+    /// square's landing is on the board by construction, so the two steps of
+    /// a jump are one shift without a mask.
+    #[inline(always)]
+    fn land(&self, set: u64) -> u64 {
+        let [ne, nw, se, sw] = self.starts;
+        ((set & ne) << 12) | ((set & nw) << 10) | ((set & se) >> 10) | ((set & sw) >> 12)
+    }
+
+    /// All squares reachable by one or more jumps from the squares of
+    /// `start` (which are occupied, so never landed on again).
+    #[inline(always)]
+    fn closure(&self, start: u64) -> u64 {
+        let mut reached = 0;
+        let mut frontier = start;
+        while frontier != 0 {
+            let next = self.land(frontier) & !reached & !start;
+            reached |= next;
+            frontier = next;
+        }
+        reached
+    }
+}
+
+/// The ends of the forced chains of the piece on `from` by a search of the
+/// paths (for jump graphs with cycles, which are rare).
+#[cold]
+#[inline(never)]
+fn search_chain_ends(from: Square, firsts: u64, graph: &JumpGraph) -> u64 {
+    fn walk(sq: Square, landed: u64, graph: &JumpGraph, ends: &mut u64) {
+        let next = graph.land(1 << sq) & !landed;
+        if next == 0 {
+            *ends |= 1 << sq;
+            return;
+        }
+        for n in Squares(next) {
+            walk(n, landed | (1 << n), graph, ends);
+        }
+    }
+    let mut ends = 0;
+    for first in Squares(firsts) {
+        walk(first, (1 << from) | (1 << first), graph, &mut ends);
+    }
+    ends
+}
+
+/// A uniformly random step (a move to an empty neighbour) of a piece of
+/// `own`, or a pass when no piece can step.
+#[inline(always)]
+fn random_step(own: u64, empty: u64, rng: &mut crate::playout::Rng) -> SaltaMove {
+    // Pieces that can step in each direction: a step is one (piece,
+    // direction) pair, so picking uniformly among the pairs is uniform
+    // among the steps.
+    let movers = Dir::ALL.map(|d| own & shift(empty, d.opposite()));
+    let total: u32 = movers.iter().map(|m| m.count_ones()).sum();
+    if total == 0 {
+        return SaltaMove::PASS;
+    }
+    let mut k = rng.below(total as usize);
+    for (d, set) in Dir::ALL.into_iter().zip(movers) {
+        let n = set.count_ones() as usize;
+        if k < n {
+            let from = nth_square(set, k);
+            let to = shift(1 << from, d).trailing_zeros() as Square;
+            return SaltaMove { from, to, call: false };
+        }
+        k -= n;
+    }
+    SaltaMove::PASS
+}
+
+/// The square of the `n`-th lowest set bit of `set` (which has more than `n`).
+#[inline(always)]
+fn nth_square(mut set: u64, n: usize) -> Square {
+    for _ in 0..n {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as Square
 }
 
 /// The destination sets of the pieces that can move.
@@ -123,46 +203,42 @@ impl SaltaPosition {
     /// Ends of forced chains (`chains=forced`): a sequence must go on while
     /// the piece can jump to a square it has not landed on, so whether a
     /// square ends a sequence depends on the path; search the paths.
-    fn forced_chain_ends(&self, from: Square, opp: u64, empty: u64) -> u64 {
-        fn walk(sq: Square, landed: u64, opp: u64, empty: u64, dirs: &[Dir], ends: &mut u64) {
-            let next = one_jump(1 << sq, opp, empty, dirs) & !landed;
-            if next == 0 {
-                *ends |= 1 << sq;
-                return;
-            }
-            for n in Squares(next) {
-                walk(n, landed | (1 << n), opp, empty, dirs, ends);
-            }
-        }
-        let dirs = self.jump_dirs();
-        let reach = jump_closure(1 << from, opp, empty, dirs);
+    #[inline(always)]
+    fn forced_chain_ends(&self, from: Square, graph: &JumpGraph) -> u64 {
+        let firsts = graph.land(1 << from);
+        let reach = graph.closure(1 << from);
         if reach == 0 {
             return 0;
         }
         if !self.rules.forward_jumps_only {
-            // Jumps in all four directions make the jump graph on the
-            // reachable squares (with the start) undirected. When it is a
-            // tree, a chain can stop exactly on the squares with one edge
-            // (the one it came by): no path search needed.
-            let nodes = reach | (1 << from);
-            let mut by_dir = [0u64; 4];
-            let mut edge_ends = 0;
-            for (i, d) in Dir::ALL.into_iter().enumerate() {
-                let landed = shift(shift(nodes, d) & opp, d) & nodes;
-                by_dir[i] = shift(shift(landed, d.opposite()), d.opposite());
-                edge_ends += by_dir[i].count_ones();
-            }
-            if edge_ends / 2 + 1 == nodes.count_ones() {
-                let [a, b, c, d] = by_dir;
+            // Jumps in all four directions make the jump graph undirected.
+            // The piece's graph is its start, joined to its first landings,
+            // and the reached squares, which are empty and joined among
+            // themselves by `starts` (their jumps land on empty squares,
+            // hence reached ones). When that graph is a tree, a chain can
+            // stop exactly on the squares with one edge (the one it came
+            // by): no path search needed.
+            let [a, b, c, d] = graph.starts.map(|s| s & reach);
+            let empty_edges = (a.count_ones() + b.count_ones() + c.count_ones() + d.count_ones()) / 2;
+            if empty_edges + firsts.count_ones() == reach.count_ones() {
                 let several = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
-                return reach & (a | b | c | d) & !several;
+                let one = (a | b | c | d) & !several;
+                let none = reach & !(a | b | c | d);
+                return (one & !firsts) | (none & firsts);
             }
         }
-        let mut ends = 0;
-        for first in Squares(one_jump(1 << from, opp, empty, dirs)) {
-            walk(first, (1 << from) | (1 << first), opp, empty, dirs, &mut ends);
+        search_chain_ends(from, firsts, graph)
+    }
+
+    /// Where a jump sequence of the piece on `from` (which has a jump) may
+    /// end, by the rules' chains.
+    #[inline(always)]
+    fn jump_ends(&self, from: Square, graph: &JumpGraph) -> u64 {
+        match self.rules.chains {
+            Chains::Single => graph.land(1 << from),
+            Chains::Optional => graph.closure(1 << from),
+            Chains::Forced => self.forced_chain_ends(from, graph),
         }
-        ends
     }
 
     /// The squares each piece can move to, before calls: `(from, ends)` for
@@ -184,20 +260,16 @@ impl SaltaPosition {
                     let from = piece.trailing_zeros() as Square;
                     let ends = match self.rules.chains {
                         Chains::Single => landing,
-                        _ => landing | jump_closure(landing, opp, empty, self.jump_dirs()),
+                        _ => landing | JumpGraph::new(opp, empty, self.jump_dirs()).closure(landing),
                     };
                     sets.push(from, ends);
                 }
             }
             return;
         }
-        let jump_ends = |from: Square| match self.rules.chains {
-            Chains::Single => one_jump(1 << from, opp, empty, self.jump_dirs()),
-            Chains::Optional => jump_closure(1 << from, opp, empty, self.jump_dirs()),
-            Chains::Forced => self.forced_chain_ends(from, opp, empty),
-        };
-        // The pieces that have a first jump, found for all pieces at once.
-        let jumpers = jumpers(own, opp, empty, self.jump_dirs());
+        let graph = JumpGraph::new(opp, empty, self.jump_dirs());
+        let jump_ends = |from: Square| self.jump_ends(from, &graph);
+        let jumpers = graph.jumpers(own);
         if self.rules.compulsory_jumps && jumpers != 0 {
             for from in Squares(jumpers) {
                 sets.push(from, jump_ends(from));
@@ -305,6 +377,70 @@ impl SaltaPosition {
         if out.len() == start {
             out.push(SaltaMove::PASS);
         }
+    }
+
+    /// A uniformly random move of those [`Self::generate_moves`] lists,
+    /// picked from the move sets without listing them.
+    pub(crate) fn random_legal(&self, rng: &mut crate::playout::Rng) -> Option<SaltaMove> {
+        if self.game_over_by_goal() {
+            return None;
+        }
+        if self.call == NONE && !self.rules.calls && !self.rules.blockade_ban {
+            // Every (from, to) pair is a move of its own: pick among them
+            // without building the per-piece sets where that is cheaper.
+            let us = self.side.index();
+            let (own, opp) = (self.occ[us], self.occ[us ^ 1]);
+            let empty = self.empty();
+            let graph = JumpGraph::new(opp, empty, self.jump_dirs());
+            let jumpers = graph.jumpers(own);
+            if jumpers == 0 {
+                return Some(random_step(own, empty, rng));
+            }
+            if self.rules.compulsory_jumps {
+                let mut sets = MoveSets::new();
+                for from in Squares(jumpers) {
+                    sets.push(from, self.jump_ends(from, &graph));
+                }
+                let total: u32 = sets.iter().map(|&(_, ends)| ends.count_ones()).sum();
+                // Never 0 (every jump sequence ends somewhere); if it were,
+                // the generic path below would still answer correctly.
+                if total > 0 {
+                    let mut k = rng.below(total as usize);
+                    for &(from, ends) in sets.iter() {
+                        let n = ends.count_ones() as usize;
+                        if k < n {
+                            return Some(SaltaMove { from, to: nth_square(ends, k), call: false });
+                        }
+                        k -= n;
+                    }
+                }
+            }
+        }
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
+        let mut calls = [0u64; 15];
+        let mut total = 0usize;
+        for (i, &(from, ends)) in sets.iter().enumerate() {
+            calls[i] = self.callable(from, ends);
+            total += (ends.count_ones() + calls[i].count_ones()) as usize;
+        }
+        if total == 0 {
+            return Some(SaltaMove::PASS);
+        }
+        let mut k = rng.below(total);
+        for (i, &(from, ends)) in sets.iter().enumerate() {
+            let plain = ends.count_ones() as usize;
+            if k < plain {
+                return Some(SaltaMove { from, to: nth_square(ends, k), call: false });
+            }
+            k -= plain;
+            let called = calls[i].count_ones() as usize;
+            if k < called {
+                return Some(SaltaMove { from, to: nth_square(calls[i], k), call: true });
+            }
+            k -= called;
+        }
+        unreachable!("the pick is below the total of the sets")
     }
 
     pub(crate) fn count_legal(&self) -> u64 {

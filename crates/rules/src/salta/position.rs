@@ -521,6 +521,10 @@ impl Position for SaltaPosition {
         self.count_legal()
     }
 
+    fn random_move(&self, rng: &mut crate::playout::Rng) -> Option<SaltaMove> {
+        self.random_legal(rng)
+    }
+
     fn is_legal(&self, mv: SaltaMove) -> bool {
         self.is_legal_move(mv)
     }
