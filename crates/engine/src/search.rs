@@ -18,6 +18,20 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 
 const MAX_PLY: usize = 128;
 
+/// Move the best-scored of `scored[i..]` to `i` and return its move. Among
+/// equal scores the first one wins, so the order is deterministic.
+#[inline]
+fn next_best<M: Copy>(scored: &mut [(i32, M)], i: usize) -> M {
+    let mut best = i;
+    for j in i + 1..scored.len() {
+        if scored[j].0 > scored[best].0 {
+            best = j;
+        }
+    }
+    scored.swap(i, best);
+    scored[i].1
+}
+
 /// One line of progress, sent after each completed iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -393,10 +407,20 @@ where
         self.path[..n - 1].iter().rev().any(|&h| h == hash)
     }
 
-    fn order(&self, pos: &P, moves: &MoveList<P::Move>, tt_move: u16, ply: usize) -> MoveList<(i32, P::Move)> {
+    /// Score the moves for ordering: hash move, tactical moves (by history),
+    /// killers, then quiet moves by history. They are taken best first by
+    /// [`next_best`], lazily: most nodes cut off after one or two moves, so
+    /// sorting them all would be wasted.
+    fn score_moves(
+        &self,
+        pos: &P,
+        moves: &MoveList<P::Move>,
+        tt_move: u16,
+        ply: usize,
+        scored: &mut MoveList<(i32, P::Move)>,
+    ) {
         let side = pos.side_to_move().index();
         let killers = self.killers[ply.min(MAX_PLY - 1)];
-        let mut scored = MoveList::new();
         for &m in moves {
             let code = P::encode(m);
             let s = if code == tt_move {
@@ -412,9 +436,6 @@ where
             };
             scored.push((s, m));
         }
-        // Stable sort keeps generation order among equals (determinism).
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        scored
     }
 
     fn alphabeta(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -459,11 +480,13 @@ where
         }
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
-        let ordered = self.order(pos, &moves, tt_move, ply);
+        let mut ordered = MoveList::new();
+        self.score_moves(pos, &moves, tt_move, ply, &mut ordered);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_code = 0u16;
-        for (i, &(_, mv)) in ordered.iter().enumerate() {
+        for i in 0..ordered.len() {
+            let mv = next_best(&mut ordered, i);
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let tactical = pos.is_tactical(mv);

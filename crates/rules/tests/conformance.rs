@@ -598,6 +598,7 @@ fn check_focus_position(p: &FocusPosition, r: &rf::Ref, fen: &str, rng: &mut Std
     assert_eq!(&back, p, "{ctx}: from_fen(fen()) != position");
     assert_eq!(fen, r.fen(), "{ctx}: position string differs from the reference's");
     assert_eq!(p.hash(), p.compute_hash(), "{ctx}: incremental hash");
+    assert_eq!(p.material(), counted_material(p), "{ctx}: material");
 
     // Accounting: 18 pieces per side, stacks of at most 5.
     for side in Side::BOTH {
@@ -696,6 +697,22 @@ fn check_focus_position(p: &FocusPosition, r: &rf::Ref, fen: &str, rng: &mut Std
         }
     }
     legal
+}
+
+/// `FocusPosition::material` counted the slow way, stack by stack.
+fn counted_material(p: &FocusPosition) -> [monte_rules::focus::Material; 2] {
+    let mut m = [monte_rules::focus::Material::default(); 2];
+    for sq in 0..64u8 {
+        let stack = p.stack(sq);
+        if let Some(owner) = stack.top() {
+            let t = &mut m[owner.index()];
+            t.stacks += 1;
+            t.free += stack.count(owner);
+            t.prisoners += stack.count(!owner);
+            t.extra_height += stack.height() - 1;
+        }
+    }
+    m
 }
 
 /// How good a position is for `side`: what it controls and holds.

@@ -142,6 +142,26 @@ pub struct Material {
     pub extra_height: u32,
 }
 
+/// What one stack adds to [`FocusPosition::material`], by its code: bytes
+/// 0-3 are White's stacks, free pieces, prisoners and extra height, bytes
+/// 4-7 Black's. No count can reach 256 (there are 36 pieces), so sums of
+/// entries never carry from one byte into the next.
+const MATERIAL_LANES: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut code = 2u32; // 0 is empty and 1 is no stack: both add nothing.
+    while code < 64 {
+        let h = 31 - code.leading_zeros();
+        let colours = code & ((1 << h) - 1);
+        let blacks = colours.count_ones();
+        let owner = (colours >> (h - 1)) & 1;
+        let own = if owner == 1 { blacks } else { h - blacks };
+        let counts = 1 | (own << 8) | ((h - own) << 16) | ((h - 1) << 24);
+        table[code as usize] = (counts as u64) << (32 * owner);
+        code += 1;
+    }
+    table
+};
+
 /// A validated Focus position.
 #[derive(Clone, PartialEq, Eq)]
 pub struct FocusPosition {
@@ -191,23 +211,19 @@ impl FocusPosition {
         Squares(self.occ).map(|sq| self.stacks[sq as usize].count(side)).sum()
     }
 
-    /// What each side has on the board, in one pass (for evaluations).
+    /// What each side has on the board, in one pass (for evaluations): one
+    /// table lookup and one addition per stack, all eight counts at once in
+    /// the byte lanes of a `u64` (see [`MATERIAL_LANES`]).
     pub fn material(&self) -> [Material; 2] {
-        let mut m = [Material::default(); 2];
+        let mut lanes = 0u64;
         for sq in Squares(self.occ) {
-            let code = self.stacks[sq as usize].0 as u32;
-            let h = 7 - (code as u8).leading_zeros();
-            let colours = code & ((1 << h) - 1);
-            let blacks = colours.count_ones();
-            let owner = ((colours >> (h - 1)) & 1) as usize;
-            let own = if owner == 1 { blacks } else { h - blacks };
-            let t = &mut m[owner];
-            t.stacks += 1;
-            t.free += own;
-            t.prisoners += h - own;
-            t.extra_height += h - 1;
+            lanes += MATERIAL_LANES[self.stacks[sq as usize].0 as usize];
         }
-        m
+        let side = |shift: u32| {
+            let lane = |i: u32| ((lanes >> (shift + 8 * i)) & 0xFF) as u32;
+            Material { stacks: lane(0), free: lane(1), prisoners: lane(2), extra_height: lane(3) }
+        };
+        [side(0), side(32)]
     }
 
     /// Put `stack` on `sq`, keeping bitboards and hash in step.
