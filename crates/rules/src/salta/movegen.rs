@@ -142,29 +142,30 @@ fn nth_square(mut set: u64, n: usize) -> Square {
 }
 
 /// The destination sets of the pieces that can move.
-#[derive(Clone, Copy)]
+/// (An `ArrayVec`, which unlike an array needs no zeroing when made: that
+/// was 5% of a random playout.)
+#[derive(Clone)]
 struct MoveSets {
-    sets: [(Square, u64); 15],
-    len: usize,
+    sets: arrayvec::ArrayVec<(Square, u64), 15>,
 }
 
 impl MoveSets {
     #[inline(always)]
     fn new() -> Self {
-        MoveSets { sets: [(0, 0); 15], len: 0 }
+        MoveSets { sets: arrayvec::ArrayVec::new() }
     }
 
+    /// Add a piece's ends (at most 15 pieces ever push).
     #[inline(always)]
     fn push(&mut self, from: Square, ends: u64) {
         if ends != 0 {
-            self.sets[self.len] = (from, ends);
-            self.len += 1;
+            self.sets.push((from, ends));
         }
     }
 
     #[inline(always)]
     fn iter(&self) -> std::slice::Iter<'_, (Square, u64)> {
-        self.sets[..self.len].iter()
+        self.sets.iter()
     }
 }
 
@@ -301,10 +302,9 @@ impl SaltaPosition {
         } else {
             &Dir::ALL
         };
-        let mut allowed = *sets;
+        let mut allowed = sets.clone();
         let mut any = false;
-        for i in 0..sets.len {
-            let (from, ends) = sets.sets[i];
+        for (i, &(from, ends)) in sets.iter().enumerate() {
             let mut keep = 0;
             for to in Squares(ends) {
                 let moved = (1u64 << from) | (1u64 << to);
