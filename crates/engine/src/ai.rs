@@ -76,46 +76,72 @@ where
     let mut moves = MoveList::new();
     pos.generate(&mut moves);
     let depth = level.depth.unwrap_or(2).saturating_sub(1);
-    // The level's time (or the clock's share) is spread over the root moves.
+    // Every root move is scored at the same depth, deepening pass by pass
+    // up to the level's depth while the level's time (or the clock's
+    // share) lasts: a pass cut short by the time is thrown away, so that
+    // no move's score comes from a shallower search than another's (which
+    // biases the choice by the parity of the depth).
     let started = std::time::Instant::now();
     let budget = limits.time_budget().map(|(soft, _)| soft).unwrap_or(level.movetime);
-    let mut scored = Vec::with_capacity(moves.len());
     let mut nodes = 0;
     let mut child_history = history.clone();
     child_history.push(pos.hash());
     let me = pos.side_to_move();
-    for (i, &mv) in moves.iter().enumerate() {
-        let mut child = pos.clone();
-        child.play_unchecked(mv);
-        nodes += 1;
-        // Internal scores from the mover's side; a result one ply away is
-        // a win or loss in 1.
-        let score = match child.status() {
-            monte_rules::Status::Over(o) => match o.winner {
-                Some(w) if w == me => crate::score::WIN - 1,
-                Some(_) => -crate::score::WIN + 1,
-                None => 0,
-            },
-            monte_rules::Status::Ongoing if depth == 0 => -child.evaluate(),
-            monte_rules::Status::Ongoing => {
+    let children: Vec<(P::Move, P)> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            (mv, child)
+        })
+        .collect();
+    nodes += children.len() as u64;
+    // Internal scores from the mover's side; a result one ply away is a win
+    // or loss in 1. Pass 0 is the evaluation of each child, always complete.
+    let score_of = |child: &P, searched: Option<Score>| match child.status() {
+        monte_rules::Status::Over(o) => match o.winner {
+            Some(w) if w == me => crate::score::WIN - 1,
+            Some(_) => -crate::score::WIN + 1,
+            None => 0,
+        },
+        monte_rules::Status::Ongoing => match searched {
+            None => -child.evaluate(),
+            Some(Score::Units(u)) => -u,
+            Some(Score::WinIn(p)) => -crate::score::WIN + 1 + p as i32,
+            Some(Score::LossIn(p)) => crate::score::WIN - 1 - p as i32,
+        },
+    };
+    let mut scored: Vec<(P::Move, i32)> = children.iter().map(|(mv, child)| (*mv, score_of(child, None))).collect();
+    let mut reached = 0;
+    for child_depth in 1..=depth {
+        let mut pass = Vec::with_capacity(children.len());
+        for (mv, child) in &children {
+            let searched = if child.status().is_over() {
+                None
+            } else {
                 let left = budget.saturating_sub(started.elapsed());
-                let share = left / (moves.len() - i) as u32;
-                let child_limits = Limits {
-                    depth: Some(depth),
-                    movetime: Some(share.max(std::time::Duration::from_millis(1))),
-                    ..Limits::default()
-                };
-                let r = searcher.search(&child, &child_history, &child_limits, stop, &mut |_| {});
-                nodes += r.nodes;
-                match r.score {
-                    Score::Units(u) => -u,
-                    Score::WinIn(p) => -crate::score::WIN + 1 + p as i32,
-                    Score::LossIn(p) => crate::score::WIN - 1 - p as i32,
+                if left.is_zero() {
+                    break;
                 }
-            }
-        };
-        scored.push((mv, score));
+                let child_limits = Limits { depth: Some(child_depth), movetime: Some(left), ..Limits::default() };
+                let r = searcher.search(child, &child_history, &child_limits, stop, &mut |_| {});
+                nodes += r.nodes;
+                // Cut short by the time (a forced result ends a search
+                // before its depth, and is final).
+                if r.depth < child_depth && matches!(r.score, Score::Units(_)) {
+                    break;
+                }
+                Some(r.score)
+            };
+            pass.push((*mv, score_of(child, searched)));
+        }
+        if pass.len() < children.len() || stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        scored = pass;
+        reached = child_depth;
     }
+    let depth = reached;
     let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
     let t = level.noise.max(1) as f64;
     let weights: Vec<f64> = scored.iter().map(|&(_, s)| (((s - best) as f64) / t).max(-50.0).exp()).collect();

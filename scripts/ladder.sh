@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The level ladder: every level against the level below it, in both games,
+# each opening played with both colours (docs/engine.md, "Levels").
+#
+#   bash scripts/ladder.sh                 # 40 games per pair
+#   GAMES=100 bash scripts/ladder.sh       # more games, narrower intervals
+#
+# Levels 1-5 play exactly as they do for people (their depth and noise).
+# Levels 6-8 are limited by time per move for people (0.5 s, 1.5 s and 3 s);
+# here they get node limits in the same ratio (NODES6, NODES7, NODES8), so
+# that the ladder measures the levels, not how busy the machine is, and
+# takes minutes instead of hours. The records go to target/ladder/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GAMES=${GAMES:-40}
+NODES6=${NODES6:-100000}
+NODES7=${NODES7:-300000}
+NODES8=${NODES8:-600000}
+CONCURRENCY=${CONCURRENCY:-2}
+GAMES_LIST=${LADDER_GAMES:-"salta focus"}
+# The upper level of each pair to play (e.g. UPPER="6 7 8").
+UPPER=${UPPER:-"2 3 4 5 6 7 8"}
+# A name for this run's table, so that runs can go side by side.
+RUN=${RUN:-ladder}
+
+cargo build --release --locked -p monte-cli >&2
+monte=target/release/monte
+out=target/ladder
+mkdir -p "$out"
+
+setting() {
+    case $1 in
+        6) echo "level=6,nodes=$NODES6" ;;
+        7) echo "level=7,nodes=$NODES7" ;;
+        8) echo "level=8,nodes=$NODES8" ;;
+        *) echo "level=$1" ;;
+    esac
+}
+
+table="$out/$RUN.md"
+printf '| game | pair | games | W-D-L | score [95%%] | Elo [95%%] |\n|---|---|---|---|---|---|\n' >"$table"
+for game in $GAMES_LIST; do
+    for upper in $UPPER; do
+        lower=$((upper - 1))
+        e1=$(setting "$upper")
+        e2=$(setting "$lower")
+        log="$out/$game-L$upper-L$lower.txt"
+        "$monte" match --game "$game" --engine1 "$e1" --engine2 "$e2" --games "$GAMES" \
+            --concurrency "$CONCURRENCY" --seed "$upper" --records "$out/$game-L$upper-L$lower.records" \
+            >"$log" 2>/dev/null
+        tally=$(grep -E '^.* vs .*: games' "$log" | sed -E 's/.*games ([0-9]+) +wins ([0-9]+) +draws ([0-9]+) +losses ([0-9]+).*/\1 \2-\3-\4/')
+        score=$(grep -E '^score' "$log" | sed -E 's/^score ([^]]*\]) +elo (.*)$/\1|\2/')
+        printf '| %s | L%s vs L%s | %s | %s | %s | %s |\n' "$game" "$upper" "$lower" \
+            "${tally%% *}" "${tally#* }" "${score%%|*}" "${score#*|}" | tee -a "$table"
+    done
+done
+echo "table: $table"
