@@ -642,8 +642,9 @@ impl Client {
         let windows = self.stats.len() - 1;
         let (replace_tx, mut replace_rx) = mpsc::unbounded_channel::<(usize, Result<OpenGame>)>();
         // Pacing: a token bucket refilled at this client's share of the
-        // rate, holding at most a few milliseconds' worth.
-        let burst = (self.rate * 0.002).max(1.0);
+        // rate, holding a few milliseconds' worth (at least two moves, so
+        // that what a timer's late wake-up brought is not thrown away).
+        let burst = (self.rate * 0.005).max(2.0);
         let mut credit = 0.0f64;
         let mut refilled = Instant::now();
         let tick = Duration::from_secs_f64((1.0 / self.rate).max(0.0005));
@@ -656,10 +657,6 @@ impl Client {
                 if self.send_move(ready).await {
                     credit -= 1.0;
                 }
-            }
-            if credit >= 1.0 && self.ready.is_empty() {
-                // Nothing to send: the allowance does not pile up.
-                credit = credit.min(1.0);
             }
             let wait = !self.ready.is_empty();
             tokio::select! {
