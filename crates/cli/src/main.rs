@@ -18,6 +18,7 @@ use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 mod bench;
 mod board;
 mod engine;
+mod loadtest;
 mod matches;
 mod play;
 mod serve;
@@ -137,6 +138,10 @@ enum Command {
     Match(matches::MatchArgs),
     /// Run the game server: HTTP API, WebSocket push, AI seats (docs/api.md)
     Serve(serve::ServeArgs),
+    /// Load benchmark of the game server: many games at once over
+    /// WebSocket at a target move rate; moves/s, latency, memory per game
+    /// (docs/server-load.md)
+    Loadtest(loadtest::LoadtestArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -333,6 +338,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { kind: None } => bench::run(),
         Command::Serve(args) => serve::serve(&args),
+        Command::Loadtest(args) => loadtest::run(&args),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
             match pos.game {

@@ -1,4 +1,4 @@
-//! `monte serve` and `monte loadtest`: the game server and its load benchmark.
+//! `monte serve`: the game server.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -24,6 +24,9 @@ pub struct ServeArgs {
     /// Burst of requests a client may make above the rate
     #[arg(long, default_value_t = 100.0)]
     rate_burst: f64,
+    /// WebSocket commands per second per connection (0: no limit)
+    #[arg(long, default_value_t = 20.0)]
+    ws_rate: f64,
     /// AI search threads in use at once (default: the number of cores)
     #[arg(long)]
     ai_threads: Option<usize>,
@@ -45,6 +48,7 @@ impl ServeArgs {
             instance: self.instance.clone(),
             rate_limit: self.rate_limit.max(0.0),
             rate_burst: self.rate_burst,
+            ws_rate: self.ws_rate.max(0.0),
             ..monte_server::Config::default()
         };
         if let Some(n) = self.ai_threads {

@@ -333,7 +333,10 @@ async fn websocket(
     {
         return Err(ApiError::forbidden("this token holds no seat of this game"));
     }
-    Ok(ws.max_message_size(16 * 1024).on_upgrade(move |socket| session(socket, app, id, q.token)))
+    // Commands are small: a small read buffer (the default, 128 KiB, is
+    // zeroed on every read and held per socket; docs/server-load.md).
+    let ws = ws.max_message_size(16 * 1024).read_buffer_size(4 * 1024);
+    Ok(ws.on_upgrade(move |socket| session(socket, app, id, q.token)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -367,7 +370,8 @@ async fn session(socket: WebSocket, app: Arc<App>, id: String, token: Option<Str
     if sink.send(Message::Text(hello.into())).await.is_err() || sink.send(Message::Text(greeting)).await.is_err() {
         return;
     }
-    let mut bucket = Bucket::new(app.config.ws_rate.max(1.0) * 2.0);
+    let ws_burst = (app.config.ws_rate * 2.0).max(1.0);
+    let mut bucket = Bucket::new(ws_burst);
     loop {
         tokio::select! {
             change = changes.recv() => {
@@ -395,7 +399,8 @@ async fn session(socket: WebSocket, app: Arc<App>, id: String, token: Option<Str
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => continue, // ping/pong
                 };
-                let reply = if bucket.take(app.config.ws_rate.max(1.0) * 2.0, app.config.ws_rate) {
+                let limited = app.config.ws_rate > 0.0;
+                let reply = if !limited || bucket.take(ws_burst, app.config.ws_rate) {
                     command(&app, &id, token.as_deref(), text.as_str()).await
                 } else {
                     Err((ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many commands: slow down"), None))

@@ -462,15 +462,16 @@ impl Games {
             if !self.store.commit(id, loaded.row.version, &update).await? {
                 continue;
             }
-            // Committed: now it may be told.
-            let mut row = loaded.row.clone();
-            row.version += 1;
+            // Committed: now it may be told. The cached game is brought
+            // up to date in place (its moves are not copied).
+            let mut next = guard.take().ok_or_else(|| ApiError::internal("game vanished"))?;
+            next.row.version += 1;
             if let Some(from) = plan.truncate_from {
-                row.moves.retain(|m| m.ply < from);
+                next.row.moves.retain(|m| m.ply < from);
             }
-            row.moves.extend(plan.append);
-            row.state = plan.state;
-            let next = Loaded { row, game: plan.game };
+            next.row.moves.extend(plan.append);
+            next.row.state = plan.state;
+            next.game = plan.game;
             let view = next.view(now);
             self.hub.publish(id, &view);
             if next.row.state.ai_to_move {

@@ -6,12 +6,16 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use axum::extract::ws::Utf8Bytes;
+use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::model::GameView;
 
-/// Messages kept for a slow client before it is sent the latest state instead.
-const BACKLOG: usize = 32;
+/// Messages kept for a slow client before it is sent the latest state
+/// instead (every state is complete, so skipping loses nothing). Kept
+/// small: the channel holds on to its last messages, which are most of a
+/// watched game's memory.
+const BACKLOG: usize = 2;
 
 #[derive(Debug, Default)]
 pub struct Hub {
@@ -48,9 +52,16 @@ impl Hub {
     }
 }
 
-/// `{"type":"state","game":{...}}`
+/// `{"type":"state","game":{...}}`, serialized straight from the view
+/// (no intermediate JSON tree).
 pub fn state_message(view: &GameView) -> Utf8Bytes {
-    let text = serde_json::to_string(&serde_json::json!({ "type": "state", "game": view }))
+    #[derive(Serialize)]
+    struct StateMessage<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        game: &'a GameView,
+    }
+    let text = serde_json::to_string(&StateMessage { kind: "state", game: view })
         .unwrap_or_else(|e| format!("{{\"type\":\"error\",\"error\":\"cannot encode the state: {e}\"}}"));
     Utf8Bytes::from(text)
 }

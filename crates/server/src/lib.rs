@@ -37,7 +37,8 @@ pub struct Config {
     pub rate_limit: f64,
     /// ... with bursts up to this many.
     pub rate_burst: f64,
-    /// WebSocket commands per second per connection.
+    /// WebSocket commands per second per connection, in bursts of twice
+    /// as many (0: no limit).
     pub ws_rate: f64,
     /// Largest request body, in bytes.
     pub body_limit: usize,
@@ -182,6 +183,11 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .await
         .map_err(|source| ServerError::Listen { addr: config.listen, source })?;
     ready(listener.local_addr()?);
+    // Small WebSocket frames go out at once, not after the peer's delayed
+    // acknowledgement (Nagle's algorithm).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
+        let _ = tcp.set_nodelay(true);
+    });
     let service = instance.router.clone().into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, service)
         .with_graceful_shutdown(async {

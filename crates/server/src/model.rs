@@ -286,8 +286,15 @@ pub fn ai_level(player: &str) -> Option<u8> {
 
 /// Seat tokens are stored only as their SHA-256.
 pub fn hash_token(token: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(token.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    // Every action hashes its token: no string per byte.
+    let mut hex = String::with_capacity(64);
+    for b in digest {
+        hex.push(HEX[usize::from(b >> 4)] as char);
+        hex.push(HEX[usize::from(b & 15)] as char);
+    }
+    hex
 }
 
 /// A random string of `len` characters from an unambiguous alphabet.
@@ -318,4 +325,13 @@ pub fn outcome_columns(status: Status) -> Option<(String, Option<String>, String
 
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tokens_are_stored_as_lowercase_hex_sha256() {
+        // The standard SHA-256 test vector of "abc" (FIPS 180-2).
+        assert_eq!(super::hash_token("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
 }

@@ -8,12 +8,15 @@
 //! is announced with `NOTIFY` (inside the same transaction, so only
 //! committed changes are announced) for the other server instances.
 
+use std::collections::HashSet;
 use std::str::FromStr;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Executor, Row};
+use tokio::sync::{Mutex as AsyncMutex, mpsc, oneshot};
 
 /// The PostgreSQL channel that carries change notices.
 pub const CHANNEL: &str = "monte_games";
@@ -55,11 +58,28 @@ enum Backend {
     Postgres(PgPool),
 }
 
+/// Writes to SQLite go through one connection (the file has one writer at
+/// a time anyway): queued in order in the pool, instead of several
+/// connections taking turns through SQLite's sleeping busy handler.
+#[derive(Clone, Debug)]
+struct Pools {
+    /// All writes (SQLite); every query (PostgreSQL).
+    write: Backend,
+    /// Reads (SQLite: several connections, which WAL lets run beside the writer).
+    read: Backend,
+}
+
 /// Runs `$body` with `$pool` bound to the backend's pool: the SQL is the
 /// same on both (`$N` placeholders work on SQLite too), only the types differ.
 macro_rules! on_pool {
     ($store:expr, $pool:ident => $body:expr) => {
-        match &$store.backend {
+        on_pool!(@ &$store.pools.write, $pool => $body)
+    };
+    (read $store:expr, $pool:ident => $body:expr) => {
+        on_pool!(@ &$store.pools.read, $pool => $body)
+    };
+    (@ $backend:expr, $pool:ident => $body:expr) => {
+        match $backend {
             Backend::Sqlite($pool) => $body,
             Backend::Postgres($pool) => $body,
         }
@@ -141,6 +161,10 @@ pub struct GameRow {
 
 /// A change to commit atomically: the new state, moves taken back (every
 /// move from `truncate_from` on) and moves added.
+///
+/// A move does not change the seats: a commit that adds exactly one move
+/// and takes none back writes every column of the state but the seats
+/// (`white`, `black`), which keeps their indexes out of the hot path.
 #[derive(Clone, Debug)]
 pub struct Update<'a> {
     pub state: &'a GameState,
@@ -172,8 +196,10 @@ pub enum Notice {
 /// The storage: a connection pool of either backend.
 #[derive(Clone, Debug)]
 pub struct Store {
-    backend: Backend,
+    pools: Pools,
     instance: String,
+    /// The group-commit writers' queue (see [`Store::commit`]).
+    writes: mpsc::UnboundedSender<Job>,
 }
 
 const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, version, \
@@ -181,20 +207,46 @@ const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial_ms, clock_
      invite, white_ms, black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, \
      ai_to_move, ai_claimed_by, ai_claimed_at, updated_at";
 
-/// Binds the mutable state columns in the order of `UPDATE_STATE`
-/// (placeholders $3..$26).
+/// Binds the mutable state columns in the order of `UPDATE_STATE` and
+/// `INSERT_GAME` (placeholders $3..$24): those of `bind_play!`, then the
+/// seats.
 macro_rules! bind_state {
     ($q:expr, $s:expr) => {
-        $q.bind(&$s.status)
-            .bind($s.ply)
-            .bind(&$s.fen)
-            .bind(&$s.side_to_move)
+        bind_play!($q, $s)
             .bind(&$s.white.player)
             .bind(&$s.white.name)
             .bind(&$s.white.token_hash)
             .bind(&$s.black.player)
             .bind(&$s.black.name)
             .bind(&$s.black.token_hash)
+    };
+}
+
+/// Compare-and-swap of the whole state; the AI claim is released because
+/// the position changed.
+const UPDATE_STATE: &str = "UPDATE games SET version = version + 1, status = $3, ply = $4, fen = $5, \
+     side_to_move = $6, invite = $7, white_ms = $8, black_ms = $9, turn_started_at = $10, deadline_at = $11, \
+     draw_offer = $12, result = $13, winner = $14, reason = $15, margin = $16, ai_to_move = $17, updated_at = $18, \
+     white_player = $19, white_name = $20, white_token = $21, black_player = $22, black_name = $23, \
+     black_token = $24, ai_claimed_by = NULL, ai_claimed_at = NULL \
+     WHERE id = $1 AND version = $2";
+
+/// The compare-and-swap of a move: [`UPDATE_STATE`] without the seat
+/// columns (a move does not change them; see [`Update`]), bound by
+/// `bind_play!` (placeholders $3..$18).
+const UPDATE_PLAY: &str = "UPDATE games SET version = version + 1, status = $3, ply = $4, fen = $5, \
+     side_to_move = $6, invite = $7, white_ms = $8, black_ms = $9, turn_started_at = $10, deadline_at = $11, \
+     draw_offer = $12, result = $13, winner = $14, reason = $15, margin = $16, ai_to_move = $17, updated_at = $18, \
+     ai_claimed_by = NULL, ai_claimed_at = NULL \
+     WHERE id = $1 AND version = $2";
+
+/// Binds the columns of `UPDATE_PLAY` in order.
+macro_rules! bind_play {
+    ($q:expr, $s:expr) => {
+        $q.bind(&$s.status)
+            .bind($s.ply)
+            .bind(&$s.fen)
+            .bind(&$s.side_to_move)
             .bind(&$s.invite)
             .bind($s.white_ms)
             .bind($s.black_ms)
@@ -210,20 +262,11 @@ macro_rules! bind_state {
     };
 }
 
-/// Compare-and-swap of the whole state; the AI claim is released because
-/// the position changed.
-const UPDATE_STATE: &str = "UPDATE games SET version = version + 1, status = $3, ply = $4, fen = $5, \
-     side_to_move = $6, white_player = $7, white_name = $8, white_token = $9, black_player = $10, black_name = $11, \
-     black_token = $12, invite = $13, white_ms = $14, black_ms = $15, turn_started_at = $16, deadline_at = $17, \
-     draw_offer = $18, result = $19, winner = $20, reason = $21, margin = $22, ai_to_move = $23, updated_at = $24, \
-     ai_claimed_by = NULL, ai_claimed_at = NULL \
-     WHERE id = $1 AND version = $2";
-
-const INSERT_GAME: &str = "INSERT INTO games (id, version, status, ply, fen, side_to_move, white_player, white_name, \
-     white_token, black_player, black_name, black_token, invite, white_ms, black_ms, turn_started_at, deadline_at, \
-     draw_offer, result, winner, reason, margin, ai_to_move, updated_at, kind, rules, start_fen, clock_initial_ms, \
-     clock_increment_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-     $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)";
+const INSERT_GAME: &str = "INSERT INTO games (id, version, status, ply, fen, side_to_move, invite, white_ms, \
+     black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, ai_to_move, updated_at, \
+     white_player, white_name, white_token, black_player, black_name, black_token, kind, rules, start_fen, \
+     clock_initial_ms, clock_increment_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
+     $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)";
 
 /// Decodes a row of `GAME_COLUMNS` (the same code for both backends).
 macro_rules! decode_game {
@@ -279,11 +322,14 @@ impl Store {
     /// brings the schema up to date. `instance` names this server instance
     /// in notices and AI claims.
     pub async fn connect(url: &str, instance: &str) -> Result<Store> {
-        let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let (pools, writers) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool =
                 PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(url).await?;
             sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-            Backend::Postgres(pool)
+            let backend = Backend::Postgres(pool);
+            // Several writers: each batch waits for its commit's WAL flush,
+            // and the next batches are built meanwhile.
+            (Pools { write: backend.clone(), read: backend }, 4)
         } else {
             let url = if url.starts_with("sqlite:") { url.to_string() } else { format!("sqlite:{url}") };
             let options = SqliteConnectOptions::from_str(&url)
@@ -297,22 +343,31 @@ impl Store {
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(10));
             let memory = url.contains(":memory:") || url.contains("mode=memory");
-            let pool = SqlitePoolOptions::new()
-                // An in-memory database lives in its one connection.
-                .max_connections(if memory { 1 } else { 4 })
-                .min_connections(if memory { 1 } else { 0 })
-                .idle_timeout(if memory { None } else { Some(Duration::from_secs(600)) })
-                .max_lifetime(if memory { None } else { Some(Duration::from_secs(3600)) })
-                .connect_with(options)
-                .await?;
-            sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-            Backend::Sqlite(pool)
+            let pool = |connections: u32| {
+                SqlitePoolOptions::new()
+                    .max_connections(connections)
+                    .min_connections(if memory { 1 } else { 0 })
+                    .idle_timeout(if memory { None } else { Some(Duration::from_secs(600)) })
+                    .max_lifetime(if memory { None } else { Some(Duration::from_secs(3600)) })
+                    .connect_with(options.clone())
+            };
+            let write = pool(1).await?;
+            sqlx::migrate!("./migrations/sqlite").run(&write).await?;
+            // An in-memory database lives in its one connection.
+            let read = if memory { write.clone() } else { pool(4).await? };
+            (Pools { write: Backend::Sqlite(write), read: Backend::Sqlite(read) }, 1)
         };
-        Ok(Store { backend, instance: instance.to_string() })
+        let (writes, queue) = mpsc::unbounded_channel();
+        let queue = Arc::new(AsyncMutex::new(queue));
+        let store = Store { pools, instance: instance.to_string(), writes };
+        for _ in 0..writers {
+            tokio::spawn(write_batches(store.pools.write.clone(), store.instance.clone(), queue.clone()));
+        }
+        Ok(store)
     }
 
     pub fn kind(&self) -> BackendKind {
-        match self.backend {
+        match self.pools.write {
             Backend::Sqlite(_) => BackendKind::Sqlite,
             Backend::Postgres(_) => BackendKind::Postgres,
         }
@@ -325,12 +380,13 @@ impl Store {
 
     /// Closes the pool (waits for connections to be returned).
     pub async fn close(&self) {
-        on_pool!(self, pool => pool.close().await)
+        on_pool!(self, pool => pool.close().await);
+        on_pool!(read self, pool => pool.close().await);
     }
 
     /// A cheap query that tells whether the database answers.
     pub async fn ping(&self) -> Result<()> {
-        on_pool!(self, pool => { pool.execute("SELECT 1").await?; });
+        on_pool!(read self, pool => { pool.execute("SELECT 1").await?; });
         Ok(())
     }
 
@@ -355,7 +411,7 @@ impl Store {
     /// A game with all its moves, or `None`.
     pub async fn load_game(&self, id: &str) -> Result<Option<GameRow>> {
         let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
-        on_pool!(self, pool => {
+        on_pool!(read self, pool => {
             // Read the row and its moves from one snapshot (PostgreSQL's
             // default READ COMMITTED takes a new snapshot per statement).
             let mut tx = pool.begin().await?;
@@ -395,7 +451,7 @@ impl Store {
 
     /// The id of the game an invite code opens.
     pub async fn find_invite(&self, code: &str) -> Result<Option<String>> {
-        on_pool!(self, pool => {
+        on_pool!(read self, pool => {
             let row = sqlx::query("SELECT id FROM games WHERE invite = $1").bind(code).fetch_optional(pool).await?;
             Ok(match row {
                 Some(r) => Some(r.try_get("id")?),
@@ -407,54 +463,28 @@ impl Store {
     /// Commits `update` if the game is still at `expected_version`; returns
     /// whether it was applied (false: another write came first, nothing
     /// changed). The state, the moves and the notice are one transaction.
+    ///
+    /// Moves and other changes that add at most one move are group
+    /// committed: writer tasks take whatever commits are waiting (of
+    /// different games) and make them one transaction, each with its own
+    /// compare-and-swap; this returns once that transaction is committed.
+    /// Take-backs go alone.
     pub async fn commit(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
-        let s = update.state;
-        on_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            // The guarded write comes first: it takes the row's write lock.
-            let q = sqlx::query(UPDATE_STATE).bind(id).bind(expected_version);
-            let done = bind_state!(q, s).execute(&mut *tx).await?;
-            if done.rows_affected() != 1 {
-                tx.rollback().await?;
-                return Ok(false);
-            }
-            if let Some(from) = update.truncate_from {
-                sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
-                    .bind(id)
-                    .bind(from)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            for m in update.append {
-                let inserted = sqlx::query(
-                    "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                )
-                .bind(id)
-                .bind(m.ply)
-                .bind(&m.notation)
-                .bind(m.played_at)
-                .bind(m.white_ms)
-                .bind(m.black_ms)
-                .execute(&mut *tx)
-                .await?;
-                if inserted.rows_affected() != 1 {
-                    // (game_id, ply) is unique: a second move for the same
-                    // turn never lands, whatever the version said.
-                    tx.rollback().await?;
-                    return Ok(false);
-                }
-            }
-            if self.kind() == BackendKind::Postgres {
-                sqlx::query("SELECT pg_notify($1, $2)")
-                    .bind(CHANNEL)
-                    .bind(format!("{id} {} {}", expected_version + 1, self.instance))
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            tx.commit().await?;
-            Ok(true)
-        })
+        if update.truncate_from.is_some() || update.append.len() > 1 {
+            return commit_alone(&self.pools.write, &self.instance, id, expected_version, update).await;
+        }
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            id: id.to_string(),
+            expected_version,
+            state: update.state.clone(),
+            append: update.append.first().cloned(),
+            reply,
+        };
+        if self.writes.send(job).is_err() {
+            return Err(StoreError::Database(sqlx::Error::PoolClosed));
+        }
+        answer.await.unwrap_or(Err(StoreError::Database(sqlx::Error::PoolClosed)))
     }
 
     /// Games for a list, newest change first, without their moves.
@@ -472,7 +502,7 @@ impl Store {
             }
         };
         let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE {condition} ORDER BY updated_at DESC, id LIMIT $1");
-        on_pool!(self, pool => {
+        on_pool!(read self, pool => {
             let mut q = sqlx::query(&sql).bind(limit);
             for h in hashes {
                 q = q.bind(h);
@@ -521,7 +551,7 @@ impl Store {
 
     /// Games where an AI is to move and nobody holds a live claim.
     pub async fn pending_ai(&self, now: i64, lease_ms: i64, limit: i64) -> Result<Vec<String>> {
-        on_pool!(self, pool => {
+        on_pool!(read self, pool => {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE ai_to_move = 1 AND status = 'active' \
                  AND (ai_claimed_by IS NULL OR ai_claimed_at < $1) ORDER BY updated_at LIMIT $2",
@@ -536,7 +566,7 @@ impl Store {
 
     /// Active games whose side to move has run out of time by `now`.
     pub async fn flagged(&self, now: i64, limit: i64) -> Result<Vec<String>> {
-        on_pool!(self, pool => {
+        on_pool!(read self, pool => {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE deadline_at IS NOT NULL AND deadline_at <= $1 AND status = 'active' \
                  ORDER BY deadline_at LIMIT $2",
@@ -591,7 +621,7 @@ impl Store {
     /// Change notices from all instances (PostgreSQL); `None` on SQLite,
     /// where one process owns the file and needs none.
     pub async fn listen(&self) -> Result<Option<Listener>> {
-        match &self.backend {
+        match &self.pools.write {
             Backend::Sqlite(_) => Ok(None),
             Backend::Postgres(pool) => {
                 let mut listener = PgListener::connect_with(pool).await?;
@@ -600,6 +630,427 @@ impl Store {
             }
         }
     }
+}
+
+/// Commits one update in a transaction of its own (see [`Store::commit`]).
+async fn commit_alone(
+    backend: &Backend,
+    instance: &str,
+    id: &str,
+    expected_version: i64,
+    update: &Update<'_>,
+) -> Result<bool> {
+    let s = update.state;
+    on_pool!(@ backend, pool => {
+        let mut tx = pool.begin().await?;
+        // The guarded write comes first: it takes the row's write lock.
+        let q = sqlx::query(UPDATE_STATE).bind(id).bind(expected_version);
+        let done = bind_state!(q, s).execute(&mut *tx).await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        if let Some(from) = update.truncate_from {
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                .bind(id)
+                .bind(from)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for m in update.append {
+            let inserted = sqlx::query(
+                "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            )
+            .bind(id)
+            .bind(m.ply)
+            .bind(&m.notation)
+            .bind(m.played_at)
+            .bind(m.white_ms)
+            .bind(m.black_ms)
+            .execute(&mut *tx)
+            .await?;
+            if inserted.rows_affected() != 1 {
+                // (game_id, ply) is unique: a second move for the same
+                // turn never lands, whatever the version said.
+                tx.rollback().await?;
+                return Ok(false);
+            }
+        }
+        if matches!(backend, Backend::Postgres(_)) {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(format!("{id} {} {instance}", expected_version + 1))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    })
+}
+
+/// A commit waiting for a group-commit writer.
+#[derive(Debug)]
+struct Job {
+    id: String,
+    expected_version: i64,
+    state: GameState,
+    append: Option<MoveRow>,
+    reply: oneshot::Sender<Result<bool>>,
+}
+
+/// The most commits in one transaction.
+const MAX_BATCH: usize = 256;
+
+const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";
+
+/// PostgreSQL: a move in one statement (one round trip): the guarded state
+/// change, the move if it applied, and the notice. A move already stored
+/// for that ply is a unique violation, which fails the whole statement.
+static MOVE_PG: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH upd AS ({UPDATE_PLAY} RETURNING id), \
+         ins AS (INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
+         SELECT id, $19, $20, $21, $22, $23 FROM upd) \
+         SELECT (SELECT count(*) FROM upd) AS updated, (SELECT pg_notify($24, $25)::text FROM upd) AS notified"
+    )
+});
+
+/// PostgreSQL: a change without a move, and its notice, in one statement.
+static STATE_PG: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH upd AS ({UPDATE_STATE} RETURNING id) \
+         SELECT (SELECT count(*) FROM upd) AS updated, (SELECT pg_notify($25, $26)::text FROM upd) AS notified"
+    )
+});
+
+/// A group-commit writer: takes every waiting commit (up to
+/// [`MAX_BATCH`]), commits them as one transaction, then answers each.
+async fn write_batches(backend: Backend, instance: String, queue: Arc<AsyncMutex<mpsc::UnboundedReceiver<Job>>>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    loop {
+        {
+            let mut queue = queue.lock().await;
+            match queue.recv().await {
+                Some(job) => batch.push(job),
+                None => return,
+            }
+            while batch.len() < MAX_BATCH {
+                match queue.try_recv() {
+                    Ok(job) => batch.push(job),
+                    Err(_) => break,
+                }
+            }
+        }
+        match write_batch(&backend, &instance, &batch).await {
+            Ok(applied) => {
+                for (job, applied) in batch.drain(..).zip(applied) {
+                    let _ = job.reply.send(Ok(applied));
+                }
+            }
+            // Nothing of the batch was committed: each commit alone, so
+            // that each gets its own answer (and one bad commit cannot
+            // fail the others).
+            Err(_) => {
+                for job in batch.drain(..) {
+                    let append: Vec<MoveRow> = job.append.into_iter().collect();
+                    let update = Update { state: &job.state, truncate_from: None, append: &append };
+                    let _ =
+                        job.reply.send(commit_alone(&backend, &instance, &job.id, job.expected_version, &update).await);
+                }
+            }
+        }
+    }
+}
+
+/// Commits `batch` as one transaction: for each commit whether it applied.
+/// An error means that nothing was committed.
+///
+/// The moves of different games are written together, a few statements
+/// for the whole batch (on PostgreSQL one); other changes, and a second
+/// commit for a game already in the batch, follow one by one.
+async fn write_batch(backend: &Backend, instance: &str, batch: &[Job]) -> Result<Vec<bool>> {
+    let mut seen = HashSet::new();
+    let (moves, others): (Vec<&Job>, Vec<&Job>) =
+        batch.iter().partition(|job| job.append.is_some() && seen.insert(job.id.as_str()));
+    let mut applied: HashSet<&str> = HashSet::new();
+    let mut others_applied = Vec::with_capacity(others.len());
+    match backend {
+        Backend::Sqlite(pool) => {
+            let mut tx = pool.begin().await?;
+            // In chunks of a power of two, so that a handful of statement
+            // shapes, prepared once, serve every batch size.
+            let mut rest = &moves[..];
+            while !rest.is_empty() {
+                let size = 1 << rest.len().min(64).ilog2();
+                let (chunk, tail) = rest.split_at(size);
+                applied.extend(sqlite_moves(&mut tx, chunk).await?);
+                rest = tail;
+            }
+            for job in &others {
+                others_applied.push(sqlite_single(&mut tx, job).await?);
+            }
+            tx.commit().await?;
+        }
+        Backend::Postgres(pool) => {
+            if others.is_empty() {
+                // One statement needs no transaction around it.
+                applied = pg_moves(pool, instance, &moves).await?;
+            } else {
+                let mut tx = pool.begin().await?;
+                if !moves.is_empty() {
+                    applied = pg_moves(&mut *tx, instance, &moves).await?;
+                }
+                for job in &others {
+                    others_applied.push(pg_commit_statement(&mut *tx, instance, job).await?);
+                }
+                tx.commit().await?;
+            }
+        }
+    }
+    // Answers in the batch's order.
+    let mut others_applied = others_applied.into_iter();
+    let mut seen = HashSet::new();
+    Ok(batch
+        .iter()
+        .map(|job| {
+            if job.append.is_some() && seen.insert(job.id.as_str()) {
+                applied.contains(job.id.as_str())
+            } else {
+                others_applied.next().unwrap_or(false)
+            }
+        })
+        .collect())
+}
+
+/// `($1, $2, ...), ($7, ...)`: `rows` groups of `columns` placeholders.
+fn placeholder_rows(rows: usize, columns: usize, wrap: impl Fn(&[String]) -> String) -> String {
+    (0..rows)
+        .map(|r| wrap(&(1..=columns).map(|c| format!("${}", r * columns + c)).collect::<Vec<_>>()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// SQLite: the moves of different games, in three statements: the moves
+/// (a move already stored for its ply is skipped), the guarded state
+/// changes of the games whose move went in, and the removal of the moves
+/// whose game had moved on. Returns the games that changed.
+async fn sqlite_moves<'j>(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, jobs: &[&'j Job]) -> Result<HashSet<&'j str>> {
+    let rows = placeholder_rows(jobs.len(), 6, |p| format!("({})", p.join(", ")));
+    let sql = format!(
+        "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) VALUES {rows} \
+         ON CONFLICT DO NOTHING RETURNING game_id"
+    );
+    let mut q = sqlx::query(&sql);
+    for job in jobs {
+        let m = job.append.as_ref().ok_or_else(|| corrupt_batch(&job.id))?;
+        q = q.bind(&job.id).bind(m.ply).bind(&m.notation).bind(m.played_at).bind(m.white_ms).bind(m.black_ms);
+    }
+    let inserted: HashSet<String> =
+        q.fetch_all(&mut **tx).await?.iter().map(|r| r.try_get("game_id")).collect::<sqlx::Result<_>>()?;
+    let going: Vec<&Job> = jobs.iter().copied().filter(|j| inserted.contains(&j.id)).collect();
+    let mut updated = HashSet::new();
+    if going.is_empty() {
+        return Ok(updated);
+    }
+    // UPDATE ... FROM a list of rows (id, expected version, then the
+    // columns of UPDATE_PLAY in order).
+    let rows = placeholder_rows(going.len(), 18, |p| {
+        let names = [
+            "gid",
+            "expected",
+            "status",
+            "ply",
+            "fen",
+            "side_to_move",
+            "invite",
+            "white_ms",
+            "black_ms",
+            "turn_started_at",
+            "deadline_at",
+            "draw_offer",
+            "result",
+            "winner",
+            "reason",
+            "margin",
+            "ai_to_move",
+            "updated_at",
+        ];
+        let columns: Vec<String> = p.iter().zip(names).map(|(p, n)| format!("{p} AS {n}")).collect();
+        format!("SELECT {}", columns.join(", "))
+    });
+    let sql = format!(
+        "UPDATE games SET version = version + 1, status = v.status, ply = v.ply, fen = v.fen, \
+         side_to_move = v.side_to_move, invite = v.invite, white_ms = v.white_ms, black_ms = v.black_ms, \
+         turn_started_at = v.turn_started_at, deadline_at = v.deadline_at, draw_offer = v.draw_offer, \
+         result = v.result, winner = v.winner, reason = v.reason, margin = v.margin, ai_to_move = v.ai_to_move, \
+         updated_at = v.updated_at, ai_claimed_by = NULL, ai_claimed_at = NULL \
+         FROM ({}) AS v WHERE games.id = v.gid AND games.version = v.expected RETURNING id",
+        rows.replace(", SELECT", " UNION ALL SELECT")
+    );
+    let mut q = sqlx::query(&sql);
+    for job in &going {
+        q = bind_play!(q.bind(&job.id).bind(job.expected_version), job.state);
+    }
+    let changed: HashSet<String> =
+        q.fetch_all(&mut **tx).await?.iter().map(|r| r.try_get("id")).collect::<sqlx::Result<_>>()?;
+    let lost: Vec<&Job> = going.iter().copied().filter(|j| !changed.contains(&j.id)).collect();
+    for job in &going {
+        if changed.contains(&job.id) {
+            updated.insert(job.id.as_str());
+        }
+    }
+    if !lost.is_empty() {
+        let rows = placeholder_rows(lost.len(), 2, |p| format!("(game_id = {} AND ply = {})", p[0], p[1]));
+        let sql = format!("DELETE FROM moves WHERE {}", rows.replace(", (game_id", " OR (game_id"));
+        let mut q = sqlx::query(&sql);
+        for job in &lost {
+            let ply = job.append.as_ref().map(|m| m.ply).unwrap_or(-1);
+            q = q.bind(&job.id).bind(ply);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(updated)
+}
+
+fn corrupt_batch(id: &str) -> StoreError {
+    StoreError::Corrupt { id: id.to_string(), problem: "a batched move without its move".into() }
+}
+
+/// SQLite: one commit of a batch on its own (a change without a move, or
+/// a game's second commit in the batch).
+async fn sqlite_single(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, job: &Job) -> Result<bool> {
+    let Some(m) = &job.append else {
+        let q = sqlx::query(UPDATE_STATE).bind(&job.id).bind(job.expected_version);
+        return Ok(bind_state!(q, job.state).execute(&mut **tx).await?.rows_affected() == 1);
+    };
+    // The move first: a move already stored for this ply refuses the
+    // commit without touching the game.
+    let inserted = sqlx::query(INSERT_MOVE)
+        .bind(&job.id)
+        .bind(m.ply)
+        .bind(&m.notation)
+        .bind(m.played_at)
+        .bind(m.white_ms)
+        .bind(m.black_ms)
+        .execute(&mut **tx)
+        .await?;
+    if inserted.rows_affected() != 1 {
+        return Ok(false);
+    }
+    let q = sqlx::query(UPDATE_PLAY).bind(&job.id).bind(job.expected_version);
+    let done = bind_play!(q, job.state).execute(&mut **tx).await?;
+    if done.rows_affected() != 1 {
+        // Lost the compare-and-swap: take the move out again.
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply = $2")
+            .bind(&job.id)
+            .bind(m.ply)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(done.rows_affected() == 1)
+}
+
+/// PostgreSQL: the moves of different games in one statement, whatever
+/// their number: the rows come as arrays, the guarded state changes, the
+/// moves of the games that changed and their notices follow. A move
+/// already stored for its ply is a unique violation, which fails the
+/// statement (and the batch is then committed one by one).
+static MOVES_PG: LazyLock<String> = LazyLock::new(|| {
+    "WITH v AS (SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::int8[], $5::text[], $6::text[], \
+     $7::text[], $8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::text[], $13::text[], $14::text[], \
+     $15::text[], $16::int8[], $17::int8[], $18::int8[], $19::int8[], $20::text[], $21::int8[], $22::int8[], \
+     $23::int8[]) AS v(gid, expected, status, ply, fen, side_to_move, invite, white_ms, black_ms, \
+     turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, ai_to_move, updated_at, \
+     mply, notation, played_at, mwhite_ms, mblack_ms)), \
+     upd AS (UPDATE games SET version = games.version + 1, status = v.status, ply = v.ply, fen = v.fen, \
+     side_to_move = v.side_to_move, invite = v.invite, white_ms = v.white_ms, black_ms = v.black_ms, \
+     turn_started_at = v.turn_started_at, deadline_at = v.deadline_at, draw_offer = v.draw_offer, \
+     result = v.result, winner = v.winner, reason = v.reason, margin = v.margin, ai_to_move = v.ai_to_move, \
+     updated_at = v.updated_at, ai_claimed_by = NULL, ai_claimed_at = NULL \
+     FROM v WHERE games.id = v.gid AND games.version = v.expected RETURNING games.id, games.version), \
+     ins AS (INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
+     SELECT v.gid, v.mply, v.notation, v.played_at, v.mwhite_ms, v.mblack_ms FROM v JOIN upd ON upd.id = v.gid) \
+     SELECT upd.id, pg_notify($24, upd.id || ' ' || upd.version || ' ' || $25)::text AS notified FROM upd"
+        .to_string()
+});
+
+async fn pg_moves<'e, 'j>(
+    executor: impl sqlx::PgExecutor<'e>,
+    instance: &str,
+    jobs: &[&'j Job],
+) -> Result<HashSet<&'j str>> {
+    macro_rules! column {
+        ($f:expr) => {
+            jobs.iter().map($f).collect::<Vec<_>>()
+        };
+    }
+    let mv = |j: &&Job| {
+        j.append.clone().unwrap_or(MoveRow {
+            ply: -1,
+            notation: String::new(),
+            played_at: 0,
+            white_ms: None,
+            black_ms: None,
+        })
+    };
+    let moves: Vec<MoveRow> = jobs.iter().map(mv).collect();
+    let rows = sqlx::query(&MOVES_PG)
+        .bind(column!(|j| j.id.clone()))
+        .bind(column!(|j| j.expected_version))
+        .bind(column!(|j| j.state.status.clone()))
+        .bind(column!(|j| j.state.ply))
+        .bind(column!(|j| j.state.fen.clone()))
+        .bind(column!(|j| j.state.side_to_move.clone()))
+        .bind(column!(|j| j.state.invite.clone()))
+        .bind(column!(|j| j.state.white_ms))
+        .bind(column!(|j| j.state.black_ms))
+        .bind(column!(|j| j.state.turn_started_at))
+        .bind(column!(|j| j.state.deadline_at))
+        .bind(column!(|j| j.state.draw_offer.clone()))
+        .bind(column!(|j| j.state.result.clone()))
+        .bind(column!(|j| j.state.winner.clone()))
+        .bind(column!(|j| j.state.reason.clone()))
+        .bind(column!(|j| j.state.margin))
+        .bind(column!(|j| j.state.ai_to_move as i64))
+        .bind(column!(|j| j.state.updated_at))
+        .bind(moves.iter().map(|m| m.ply).collect::<Vec<_>>())
+        .bind(moves.iter().map(|m| m.notation.clone()).collect::<Vec<_>>())
+        .bind(moves.iter().map(|m| m.played_at).collect::<Vec<_>>())
+        .bind(moves.iter().map(|m| m.white_ms).collect::<Vec<_>>())
+        .bind(moves.iter().map(|m| m.black_ms).collect::<Vec<_>>())
+        .bind(CHANNEL)
+        .bind(instance)
+        .fetch_all(executor)
+        .await?;
+    let changed: HashSet<String> = rows.iter().map(|r| r.try_get("id")).collect::<sqlx::Result<_>>()?;
+    Ok(jobs.iter().filter(|j| changed.contains(&j.id)).map(|j| j.id.as_str()).collect())
+}
+
+/// Runs the one statement of a commit on PostgreSQL: whether it applied.
+async fn pg_commit_statement<'e>(executor: impl sqlx::PgExecutor<'e>, instance: &str, job: &Job) -> Result<bool> {
+    let notice = format!("{} {} {instance}", job.id, job.expected_version + 1);
+    let row = match &job.append {
+        Some(m) => {
+            let q = sqlx::query(&MOVE_PG).bind(&job.id).bind(job.expected_version);
+            bind_play!(q, job.state)
+                .bind(m.ply)
+                .bind(&m.notation)
+                .bind(m.played_at)
+                .bind(m.white_ms)
+                .bind(m.black_ms)
+                .bind(CHANNEL)
+                .bind(notice)
+                .fetch_one(executor)
+                .await?
+        }
+        None => {
+            let q = sqlx::query(&STATE_PG).bind(&job.id).bind(job.expected_version);
+            bind_state!(q, job.state).bind(CHANNEL).bind(notice).fetch_one(executor).await?
+        }
+    };
+    Ok(row.try_get::<i64, _>("updated")? == 1)
 }
 
 /// A stream of [`Notice`]s from PostgreSQL.

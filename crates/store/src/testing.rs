@@ -32,6 +32,8 @@ pub fn skip_postgres(test: &str) -> bool {
 pub struct TestDatabase {
     pub name: String,
     pub url: String,
+    /// The server's admin URL (where the database is dropped from).
+    admin: String,
 }
 
 impl TestDatabase {
@@ -39,17 +41,26 @@ impl TestDatabase {
     /// test) when the server cannot be reached: a missing database must not
     /// pass for a green run.
     pub async fn create() -> TestDatabase {
+        let admin = admin_url();
+        TestDatabase::create_on(&admin, "monte_test").await.unwrap_or_else(|e| {
+            panic!(
+                "cannot create a test database at {admin} ({e}); start PostgreSQL, or set MONTE_SKIP_POSTGRES=1 to skip"
+            )
+        })
+    }
+
+    /// Creates `<prefix>_<unique>` on the server of `admin` (any database
+    /// URL of it), dropped again when the value is dropped; `prefix` must be
+    /// a plain SQL identifier.
+    pub async fn create_on(admin: &str, prefix: &str) -> Result<TestDatabase, sqlx::Error> {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
-        let name = format!("monte_test_{}_{}_{}", std::process::id(), nanos, COUNTER.fetch_add(1, Ordering::Relaxed));
-        let admin = admin_url();
-        let mut conn = PgConnection::connect(&admin).await.unwrap_or_else(|e| {
-            panic!("cannot reach the test PostgreSQL at {admin} ({e}); start it, or set MONTE_SKIP_POSTGRES=1 to skip")
-        });
-        conn.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create the test database");
+        let name = format!("{prefix}_{}_{}_{}", std::process::id(), nanos, COUNTER.fetch_add(1, Ordering::Relaxed));
+        let mut conn = PgConnection::connect(admin).await?;
+        conn.execute(format!("CREATE DATABASE {name}").as_str()).await?;
         conn.close().await.ok();
-        let url = database_url(&admin, &name);
-        TestDatabase { name, url }
+        let url = database_url(admin, &name);
+        Ok(TestDatabase { name, url, admin: admin.to_string() })
     }
 }
 
@@ -74,7 +85,7 @@ impl Drop for TestDatabase {
     fn drop(&mut self) {
         // Drop may run inside a test's runtime: use a thread of our own.
         let name = self.name.clone();
-        let admin = admin_url();
+        let admin = self.admin.clone();
         let dropped = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
             runtime.block_on(async {

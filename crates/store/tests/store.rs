@@ -108,6 +108,39 @@ async fn moves_commit_once_per_turn(store: &Store) {
     assert_eq!((loaded.version, loaded.moves.len()), (3, 0));
 }
 
+/// Many games' moves at once (group committed together): in every game
+/// exactly one of two racing moves lands, and each answer matches what
+/// was stored.
+async fn concurrent_moves_of_many_games(store: &Store) {
+    const GAMES: usize = 40;
+    for i in 0..GAMES {
+        store.insert_game(&new_game(&format!("many{i}"), "active", None)).await.unwrap();
+    }
+    let mut next = new_game("x", "active", None).state;
+    next.ply = 1;
+    next.side_to_move = "black".into();
+    let (first, second) = ([mv(0, "c3-d4")], [mv(0, "e3-f4")]);
+    let racing = (0..GAMES).map(|i| {
+        let (store, next, first, second) = (store.clone(), next.clone(), first.clone(), second.clone());
+        tokio::spawn(async move {
+            let id = format!("many{i}");
+            let a = Update { state: &next, truncate_from: None, append: &first };
+            let b = Update { state: &next, truncate_from: None, append: &second };
+            let (a, b) = tokio::join!(store.commit(&id, 1, &a), store.commit(&id, 1, &b));
+            (id, a.unwrap(), b.unwrap())
+        })
+    });
+    for task in racing.collect::<Vec<_>>() {
+        let (id, a, b) = task.await.unwrap();
+        assert!(a ^ b, "{id}: exactly one of two racing moves commits ({a}, {b})");
+        let stored = store.load_game(&id).await.unwrap().unwrap();
+        assert_eq!(stored.version, 2, "{id}");
+        let expected = if a { "c3-d4" } else { "e3-f4" };
+        assert_eq!(stored.moves.iter().map(|m| m.notation.as_str()).collect::<Vec<_>>(), [expected], "{id}");
+        assert_eq!(stored.state, next, "{id}");
+    }
+}
+
 async fn lists_and_claims(store: &Store) {
     store.insert_game(&new_game("open1", "waiting", Some("inv-1"))).await.unwrap();
     let mut live = new_game("live1", "active", None);
@@ -153,6 +186,23 @@ async fn sqlite_moves_commit_once_per_turn() {
 async fn sqlite_lists_and_claims() {
     let (store, _dir) = sqlite_store().await;
     lists_and_claims(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_concurrent_moves_of_many_games() {
+    let (store, _dir) = sqlite_store().await;
+    concurrent_moves_of_many_games(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_concurrent_moves_of_many_games() {
+    if skip_postgres("postgres_concurrent_moves_of_many_games") {
+        return;
+    }
+    let db = TestDatabase::create().await;
+    let store = Store::connect(&db.url, "test-a").await.expect("postgres store");
+    concurrent_moves_of_many_games(&store).await;
+    store.close().await;
 }
 
 #[tokio::test]
