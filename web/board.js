@@ -5,6 +5,7 @@
 import { s, clear } from './dom.js';
 import { defs } from './pieces.js';
 import { squareName, squareCoords } from './position.js';
+import { t } from './i18n.js';
 
 const SQ = 100;
 const MARGIN = 34;
@@ -29,7 +30,7 @@ export class Board {
       class: `board board-${spec.kind}`,
       viewBox: `${-MARGIN} 0 ${n + MARGIN + 6} ${n + MARGIN + 6}`,
       role: 'img',
-      'aria-label': spec.kind,
+      'aria-label': t(spec.kind),
     });
     this.svg.appendChild(defs());
     this.layers = {};
@@ -173,6 +174,23 @@ export class Board {
       return { transform: `translate(${x - tx}px, ${y - ty}px)` };
     });
     node.animate(frames, { duration: Math.min(520, 170 * (squares.length - 1)), easing: 'ease-in-out' });
+  }
+
+  /** Brings the piece now on `to` in from a point on the screen (a drop from the reserve). */
+  animateFrom(clientX, clientY, to) {
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    const node = this.layers.pieces.querySelector(`g.at[data-square="${to}"] > g.anim`);
+    const m = this.svg.getScreenCTM();
+    if (!node || !m) return;
+    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    const [tx, ty] = this.centre(to);
+    node.animate(
+      [
+        { transform: `translate(${p.x - tx}px, ${p.y - ty}px) scale(0.45)`, opacity: 0.4 },
+        { transform: 'translate(0px, 0px) scale(1)', opacity: 1 },
+      ],
+      { duration: 420, easing: 'cubic-bezier(0.2, 0.7, 0.3, 1)' },
+    );
   }
 
   // ---- pointer: click or drag ----

@@ -1,27 +1,18 @@
 // Online: two browser contexts play each other through the invite link
 // while a third watches live; a draw offer is declined; a resignation ends it.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, newGame } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, newGame } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('two players through the invite link, a spectator watching live', async () => {
-  const ann = await openPage(browser);
-  const boris = await openPage(browser, { phone: true });
-  const carla = await openPage(browser);
+  const ann = await openPage(env.browser);
+  const boris = await openPage(env.browser, { phone: true });
+  const carla = await openPage(env.browser);
 
-  const id = await newGame(ann, server.url, { game: 'salta', opponent: 'friend', side: 'white', name: 'Ann', clock: 3 });
+  const id = await newGame(ann, env.server.url, { game: 'salta', opponent: 'friend', side: 'white', name: 'Ann', clock: 3 });
   await ann.locator('.status', { hasText: 'Waiting for your opponent' }).waitFor();
   const link = await ann.locator('input.invite-url').inputValue();
   assert.match(link, /\/invite\/[A-Za-z0-9]+$/);
@@ -42,7 +33,7 @@ test('two players through the invite link, a spectator watching live', async () 
   await ann.locator('.clock[data-clock="white"].running').waitFor();
 
   // Carla finds the game among the live games and watches.
-  await carla.goto(`${server.url}/live`);
+  await carla.goto(`${env.server.url}/live`);
   await carla.locator(`.game-list li[data-id="${id}"] a`).click();
   await carla.waitForURL(new RegExp(`/game/${id}$`));
   await carla.locator('.connection.live').waitFor();
