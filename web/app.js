@@ -22,6 +22,7 @@ function route() {
   if (leave) leave();
   leave = null;
   clear(main);
+  document.title = t('title');
   window.scrollTo(0, 0);
   const path = location.pathname.replace(/\/+$/, '') || '/';
   for (const [pattern, show, nav] of ROUTES) {

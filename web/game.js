@@ -598,6 +598,9 @@ class GamePage {
     else text = t(v.side_to_move === 'white' ? 'whiteToMove' : 'blackToMove');
     this.statusBox.textContent = text;
     this.statusBox.className = `status${actor ? ' act' : ''}`;
+    // The tab says when it is your move, for a player looking at another tab.
+    const mark = actor && this.mySides().length === 1 ? '● ' : '';
+    document.title = `${mark}${text} · ${t(v.game)} — Monte`;
 
     clear(this.noticeBox);
     const position = v.game === 'salta' ? parseSalta(v.fen) : null;

@@ -29,6 +29,8 @@ test('Salta against the AI: click a piece, its destinations light up, click one;
   // Both moves slid into place.
   assert.deepEqual(await animatedSquares(page), ['f4', lastSquare(moves[1])]);
   await page.locator('.status', { hasText: 'Your move' }).waitFor();
+  // The tab's title tells a player in another tab that it is his move.
+  assert.equal(await page.title(), '● Your move · Salta — Monte');
   await screenshot(page, 'salta-after-ai', '.board-col');
   noErrors(page);
 });
