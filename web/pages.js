@@ -277,8 +277,8 @@ export async function createGame(body) {
   navigate(`/game/${answer.game.id}`);
 }
 
-/** A list of games (summaries) with links to watch, play or join. */
-function gameList(games, kind) {
+/** A list of games (summaries) with links to watch, play or join; `previews` (id -> fen) adds small boards. */
+function gameList(games, kind, previews = {}) {
   if (games === null) return h('p', { class: 'hint' }, t('loading'));
   if (!games.length) return h('p', { class: 'hint' }, t(kind === 'mine' ? 'noGamesMine' : kind === 'open' ? 'noGamesOpen' : 'noGamesLive'));
   const name = (seat, side) => {
@@ -293,7 +293,9 @@ function gameList(games, kind) {
       const status = g.status === 'over' ? g.result : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
       const link = kind === 'open' && g.invite ? `/invite/${g.invite}` : `/game/${g.id}`;
       const action = kind === 'open' ? t('join') : kind === 'mine' ? t('open') : t('watch');
-      return h('li', { dataset: { id: g.id } }, [
+      const fen = previews[g.id];
+      return h('li', { dataset: { id: g.id }, class: fen ? 'with-preview' : null }, [
+        fen ? h('a', { class: 'game-thumb', href: link, 'aria-label': action }, staticBoard(g.game, fen)) : null,
         h('span', { class: `game-badge ${g.game}` }, t(g.game)),
         h('span', { class: 'players' }, [
           h('span', { class: 'side-dot white' }),
@@ -309,15 +311,19 @@ function gameList(games, kind) {
   );
 }
 
+/** Live games shown with a small board (the server's limit for one request). */
+const PREVIEWS = 24;
+
 export function livePage(main) {
   let live = null;
   let open = null;
+  let previews = {}; // id -> the position now, for the live games shown
   let stopped = false;
   const draw = () => {
     clear(main);
     main.append(
       h('div', { class: 'live-page' }, [
-        h('section', { class: 'card' }, [h('h1', {}, t('liveTitle')), h('p', { class: 'hint' }, t('liveText')), gameList(live, 'live')]),
+        h('section', { class: 'card' }, [h('h1', {}, t('liveTitle')), h('p', { class: 'hint' }, t('liveText')), gameList(live, 'live', previews)]),
         h('section', { class: 'card' }, [h('h2', {}, t('openTitle')), gameList(open, 'open')]),
       ]),
     );
@@ -327,6 +333,11 @@ export function livePage(main) {
       const [a, b] = await Promise.all([request('GET', '/api/games/live?limit=50'), request('GET', '/api/games/open?limit=50')]);
       live = a.games;
       open = b.games;
+      const ids = live.slice(0, PREVIEWS).map((g) => g.id);
+      if (ids.length) {
+        const answer = await request('GET', `/web/games/previews?ids=${ids.map(encodeURIComponent).join(',')}`);
+        previews = Object.fromEntries(Object.entries(answer.previews).map(([id, p]) => [id, p.fen]));
+      }
     } catch (e) {
       live = live || [];
       open = open || [];
