@@ -23,6 +23,7 @@ export class Board {
     this.model = { flipped: false };
     this.onSquare = null; // (square) => void: a click
     this.onDrop = null; // (from, to) => void: a drag ended on a square
+    this.onDragStart = null; // (square) => void: a piece is lifted
     this.canDrag = null; // (square) => bool
     this.onHover = null; // (square | null) => void
     const n = spec.size * SQ;
@@ -84,7 +85,8 @@ export class Board {
     const m = this.model;
     const spec = this.spec;
     const n = spec.size;
-    for (const layer of Object.values(this.layers)) clear(layer);
+    // The drag layer keeps the piece being dragged across redraws (a hover redraws).
+    for (const [name, layer] of Object.entries(this.layers)) if (name !== 'drag') clear(layer);
     const { frame, squares, marks, pieces, over } = this.layers;
 
     // Frame and coordinates.
@@ -129,6 +131,7 @@ export class Board {
       const g = s('g', { transform: `translate(${cx} ${cy})`, class: 'at', dataset: { square: name } }, [
         s('g', { class: 'anim' }, node),
       ]);
+      if (this.pointer && this.pointer.dragging && this.pointer.square === name) g.classList.add('lifted');
       pieces.appendChild(g);
     }
 
@@ -221,9 +224,14 @@ export class Board {
     if (!p.dragging) {
       if (Math.hypot(e.clientX - p.x, e.clientY - p.y) < 6) return;
       if (!this.canDrag || !this.canDrag(p.square)) return;
-      const source = this.layers.pieces.querySelector(`g.at[data-square="${p.square}"]`);
-      if (!source) return;
       p.dragging = true;
+      // The caller selects the piece: its destinations show while it is dragged.
+      if (this.onDragStart) this.onDragStart(p.square);
+      const source = this.layers.pieces.querySelector(`g.at[data-square="${p.square}"]`);
+      if (!source) {
+        p.dragging = false;
+        return;
+      }
       try {
         this.svg.setPointerCapture(p.id);
       } catch (err) {
@@ -234,7 +242,9 @@ export class Board {
       p.ghost.classList.add('ghost');
       this.layers.drag.appendChild(p.ghost);
     }
-    p.ghost.setAttribute('transform', `translate(${px} ${py - 8}) scale(1.08)`);
+    // Under a finger the piece is lifted above it, larger, so that it stays in sight.
+    const [lift, scale] = e.pointerType === 'touch' ? [SQ * 0.7, 1.3] : [8, 1.08];
+    p.ghost.setAttribute('transform', `translate(${px} ${py - lift}) scale(${scale})`);
     if (this.onHover) this.onHover(this.squareAt(px, py));
   }
 

@@ -216,6 +216,13 @@ class GamePage {
     this.board = v.game === 'salta' ? saltaBoard(this.boardWrap) : focusBoard(this.boardWrap);
     this.board.onSquare = (sq) => this.clickSquare(sq);
     this.board.onDrop = (from, to) => this.dropOn(from, to);
+    this.board.onDragStart = (square) => {
+      if (this.selected === square) return;
+      this.closePopover();
+      this.selected = square;
+      this.size = null;
+      this.render();
+    };
     this.board.canDrag = (sq) => this.actor() !== null && !this.pending && Boolean(this.view.legal_moves.from[sq]);
     this.board.onHover = (sq) => {
       if (sq !== this.hover) {

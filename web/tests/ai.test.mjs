@@ -78,6 +78,9 @@ test('Focus against the AI: a move by dragging, one typed in notation, and a tak
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  // While dragged, the piece follows the pointer and its destinations show.
+  await page.locator('.board-wrap .layer-drag g.ghost').waitFor();
+  assert.ok((await destinations(page)).includes('a6'));
   await page.mouse.up();
   await waitForPly(page, 2);
   assert.equal((await history(page))[0], 'b6-a6');

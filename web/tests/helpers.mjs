@@ -204,8 +204,11 @@ export async function animatedSquares(page) {
   return page.evaluate(() => window.monteAnimations.map((a) => a.square));
 }
 
-/** A touch drag from the centre of one square to another (CDP touch events, as a finger would). */
-export async function touchDrag(page, from, to, steps = 8) {
+/**
+ * A touch drag from the centre of one square to another (CDP touch events,
+ * as a finger would); `beforeLifting()` runs while the finger is still down.
+ */
+export async function touchDrag(page, from, to, { steps = 8, beforeLifting } = {}) {
   const centre = async (sq) => {
     const box = await page.locator(`.board-wrap rect[data-square="${sq}"]`).boundingBox();
     return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
@@ -218,6 +221,7 @@ export async function touchDrag(page, from, to, steps = 8) {
     const point = { x: a.x + ((b.x - a.x) * i) / steps, y: a.y + ((b.y - a.y) * i) / steps };
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
   }
+  if (beforeLifting) await beforeLifting();
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 }

@@ -39,7 +39,15 @@ test('Salta on a phone: the board fits the screen, a move by tapping, one by dra
 
   // A finger drags c3 to d4 (the page must not scroll instead).
   const scrolled = await page.evaluate(() => scrollY);
-  await touchDrag(page, 'c3', 'd4');
+  let ghost = null;
+  await touchDrag(page, 'c3', 'd4', {
+    beforeLifting: async () => {
+      ghost = await page.locator('.board-wrap .layer-drag g.ghost').getAttribute('transform');
+      assert.deepEqual(await page.locator('.board-wrap .dest.hover').evaluateAll((n) => n.map((x) => x.dataset.square)), ['d4']);
+    },
+  });
+  // The dragged piece is drawn lifted above the finger, larger.
+  assert.match(ghost, /scale\(1\.3\)/);
   await waitForPly(page, 4);
   assert.equal((await history(page))[2], 'c3-d4');
   assert.equal(await page.evaluate(() => scrollY), scrolled);
@@ -61,7 +69,10 @@ test('Focus on a phone: the board fits, a tower chosen by tapping, the reserve b
   await waitForPly(page, 2);
   assert.equal((await history(page))[0], 'b6-a6');
   await page.locator('.status', { hasText: 'Your move' }).waitFor();
-  await tap(page, 'c6');
+  // Tapping one of my towers (the AI's answer decides which are mine) selects it.
+  const mine = await page.locator('.board-wrap rect.sq.movable').first().getAttribute('data-square');
+  await tap(page, mine);
+  await page.locator(`.board-wrap rect.sq.selected[data-square="${mine}"]`).waitFor();
   assert.ok((await destinations(page)).length > 0);
   await page.evaluate(() => scrollTo(0, 0));
   await screenshot(page, 'focus-phone', null, { fullPage: false });
