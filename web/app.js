@@ -22,6 +22,7 @@ function route() {
   if (leave) leave();
   leave = null;
   clear(main);
+  document.title = t('title');
   window.scrollTo(0, 0);
   const path = location.pathname.replace(/\/+$/, '') || '/';
   for (const [pattern, show, nav] of ROUTES) {
@@ -44,6 +45,7 @@ export function navigate(path, replace = false) {
 function header() {
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
   for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === getLang()));
+  document.querySelector('.lang').setAttribute('aria-label', t('language'));
   document.documentElement.lang = getLang();
   document.title = t('title');
 }

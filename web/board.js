@@ -5,6 +5,7 @@
 import { s, clear } from './dom.js';
 import { defs } from './pieces.js';
 import { squareName, squareCoords } from './position.js';
+import { t } from './i18n.js';
 
 const SQ = 100;
 const MARGIN = 34;
@@ -22,6 +23,7 @@ export class Board {
     this.model = { flipped: false };
     this.onSquare = null; // (square) => void: a click
     this.onDrop = null; // (from, to) => void: a drag ended on a square
+    this.onDragStart = null; // (square) => void: a piece is lifted
     this.canDrag = null; // (square) => bool
     this.onHover = null; // (square | null) => void
     const n = spec.size * SQ;
@@ -29,7 +31,7 @@ export class Board {
       class: `board board-${spec.kind}`,
       viewBox: `${-MARGIN} 0 ${n + MARGIN + 6} ${n + MARGIN + 6}`,
       role: 'img',
-      'aria-label': spec.kind,
+      'aria-label': t(spec.kind),
     });
     this.svg.appendChild(defs());
     this.layers = {};
@@ -83,7 +85,8 @@ export class Board {
     const m = this.model;
     const spec = this.spec;
     const n = spec.size;
-    for (const layer of Object.values(this.layers)) clear(layer);
+    // The drag layer keeps the piece being dragged across redraws (a hover redraws).
+    for (const [name, layer] of Object.entries(this.layers)) if (name !== 'drag') clear(layer);
     const { frame, squares, marks, pieces, over } = this.layers;
 
     // Frame and coordinates.
@@ -128,6 +131,7 @@ export class Board {
       const g = s('g', { transform: `translate(${cx} ${cy})`, class: 'at', dataset: { square: name } }, [
         s('g', { class: 'anim' }, node),
       ]);
+      if (this.pointer && this.pointer.dragging && this.pointer.square === name) g.classList.add('lifted');
       pieces.appendChild(g);
     }
 
@@ -175,6 +179,23 @@ export class Board {
     node.animate(frames, { duration: Math.min(520, 170 * (squares.length - 1)), easing: 'ease-in-out' });
   }
 
+  /** Brings the piece now on `to` in from a point on the screen (a drop from the reserve). */
+  animateFrom(clientX, clientY, to) {
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    const node = this.layers.pieces.querySelector(`g.at[data-square="${to}"] > g.anim`);
+    const m = this.svg.getScreenCTM();
+    if (!node || !m) return;
+    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    const [tx, ty] = this.centre(to);
+    node.animate(
+      [
+        { transform: `translate(${p.x - tx}px, ${p.y - ty}px) scale(0.45)`, opacity: 0.4 },
+        { transform: 'translate(0px, 0px) scale(1)', opacity: 1 },
+      ],
+      { duration: 420, easing: 'cubic-bezier(0.2, 0.7, 0.3, 1)' },
+    );
+  }
+
   // ---- pointer: click or drag ----
 
   svgPoint(e) {
@@ -203,9 +224,14 @@ export class Board {
     if (!p.dragging) {
       if (Math.hypot(e.clientX - p.x, e.clientY - p.y) < 6) return;
       if (!this.canDrag || !this.canDrag(p.square)) return;
-      const source = this.layers.pieces.querySelector(`g.at[data-square="${p.square}"]`);
-      if (!source) return;
       p.dragging = true;
+      // The caller selects the piece: its destinations show while it is dragged.
+      if (this.onDragStart) this.onDragStart(p.square);
+      const source = this.layers.pieces.querySelector(`g.at[data-square="${p.square}"]`);
+      if (!source) {
+        p.dragging = false;
+        return;
+      }
       try {
         this.svg.setPointerCapture(p.id);
       } catch (err) {
@@ -216,7 +242,9 @@ export class Board {
       p.ghost.classList.add('ghost');
       this.layers.drag.appendChild(p.ghost);
     }
-    p.ghost.setAttribute('transform', `translate(${px} ${py - 8}) scale(1.08)`);
+    // Under a finger the piece is lifted above it, larger, so that it stays in sight.
+    const [lift, scale] = e.pointerType === 'touch' ? [SQ * 0.7, 1.3] : [8, 1.08];
+    p.ghost.setAttribute('transform', `translate(${px} ${py - lift}) scale(${scale})`);
     if (this.onHover) this.onHover(this.squareAt(px, py));
   }
 

@@ -3,6 +3,7 @@
 // (grouped by square), the position string, the result.
 
 import { request, follow, seatsOf, ApiError } from './api.js';
+import { SALTA_START, FOCUS_START, createGame } from './pages.js';
 import { h, clear, toast } from './dom.js';
 import { t, levelName, onLangChange } from './i18n.js';
 import { parseSalta, parseFocus, moveSquares } from './position.js';
@@ -38,6 +39,7 @@ class GamePage {
     this.bannerHidden = false;
     this.confirmResign = false;
     this.timers = [];
+    this.draggedTo = null; // the square a piece was just dragged to (not animated again)
   }
 
   async start() {
@@ -137,11 +139,24 @@ class GamePage {
     }
     if (old && old.status !== 'over' && view.status === 'over') this.bannerHidden = false;
     this.render();
-    // Slide the piece of a move just made.
+    // Show the move just made: a slide along its path, or a drop flying in
+    // from the reserve. A move dragged by hand is already where it went.
     if (old && view.ply === old.ply + 1 && this.viewing === null) {
       const last = view.history[view.history.length - 1];
       const squares = moveSquares(last);
-      if (squares.length >= 2) this.board.animate(squares);
+      const dragged = this.draggedTo !== null && squares[squares.length - 1] === this.draggedTo;
+      if (!dragged) this.animateMove(last, squares, old.side_to_move);
+    }
+    this.draggedTo = null;
+  }
+
+  animateMove(notation, squares, mover) {
+    if (notation.startsWith('@') && squares.length === 1) {
+      const reserve = this.main.querySelector(`[data-reserve="${mover}"]`);
+      const box = reserve && reserve.getBoundingClientRect();
+      if (box && box.width) this.board.animateFrom(box.left + box.width / 2, box.top + box.height / 2, squares[0]);
+    } else if (squares.length >= 2) {
+      this.board.animate(squares);
     }
   }
 
@@ -201,6 +216,13 @@ class GamePage {
     this.board = v.game === 'salta' ? saltaBoard(this.boardWrap) : focusBoard(this.boardWrap);
     this.board.onSquare = (sq) => this.clickSquare(sq);
     this.board.onDrop = (from, to) => this.dropOn(from, to);
+    this.board.onDragStart = (square) => {
+      if (this.selected === square) return;
+      this.closePopover();
+      this.selected = square;
+      this.size = null;
+      this.render();
+    };
     this.board.canDrag = (sq) => this.actor() !== null && !this.pending && Boolean(this.view.legal_moves.from[sq]);
     this.board.onHover = (sq) => {
       if (sq !== this.hover) {
@@ -325,8 +347,10 @@ class GamePage {
       this.size = null;
     }
     const dests = this.destinations();
-    if (dests.has(to)) this.choose(to, dests.get(to));
-    else this.render();
+    if (dests.has(to)) {
+      this.draggedTo = to;
+      this.choose(to, dests.get(to));
+    } else this.render();
   }
 
   /** Plays the move to `to`, asking which one when there are several. */
@@ -408,6 +432,7 @@ class GamePage {
       else this.apply(answer.game);
     } catch (e) {
       this.pending = false;
+      this.draggedTo = null;
       this.renderBoard();
       this.failed(e, 'moveRefused');
     }
@@ -440,6 +465,38 @@ class GamePage {
       this.apply(answer.game);
     } catch (e) {
       this.failed(e, what);
+    }
+  }
+
+  /**
+   * A new game with the same settings and the colours swapped (on one
+   * screen: the same seats). Against a friend the new game waits for him
+   * through a new invite link.
+   */
+  async rematch(button) {
+    const v = this.view;
+    const mine = this.mySides();
+    if (!mine.length) return;
+    const body = { game: v.game, rules: v.rules };
+    if (mine.length === 2) {
+      body.white = 'me';
+      body.black = 'me';
+    } else {
+      const was = mine[0];
+      const opponent = v.seats[other(was)];
+      body[other(was)] = 'me';
+      body[was] = opponent.player === 'ai' ? `ai:${opponent.level}` : 'open';
+      if (v.seats[was].name) body.name = v.seats[was].name;
+    }
+    if (v.clock) body.clock = { minutes: v.clock.initial_ms / 60000, increment: v.clock.increment_ms / 1000 };
+    const usualStart = v.game === 'salta' ? SALTA_START : FOCUS_START;
+    if (v.start_fen !== usualStart) body.fen = v.start_fen;
+    if (button) button.disabled = true;
+    try {
+      await createGame(body);
+    } catch (e) {
+      if (button) button.disabled = false;
+      toast(`${t('createFailed')}: ${e.message}`, 'error');
     }
   }
 
@@ -548,12 +605,15 @@ class GamePage {
     else text = t(v.side_to_move === 'white' ? 'whiteToMove' : 'blackToMove');
     this.statusBox.textContent = text;
     this.statusBox.className = `status${actor ? ' act' : ''}`;
+    // The tab says when it is your move, for a player looking at another tab.
+    const mark = actor && this.mySides().length === 1 ? '● ' : '';
+    document.title = `${mark}${text} · ${t(v.game)} — Monte`;
 
     clear(this.noticeBox);
     const position = v.game === 'salta' ? parseSalta(v.fen) : null;
     if (position && position.call && v.status === 'active') {
       const mustJump = actor ? t('callYou', { square: position.call }) : t('callThem', { side: t(v.side_to_move), square: position.call });
-      this.noticeBox.appendChild(h('div', { class: 'notice salta-call' }, [h('b', {}, 'Salta! '), mustJump]));
+      this.noticeBox.appendChild(h('div', { class: 'notice salta-call' }, [h('b', {}, `${t('saltaCall')} `), mustJump]));
     }
     if (v.legal_moves.pass && actor) {
       this.noticeBox.appendChild(
@@ -771,6 +831,9 @@ class GamePage {
         );
       }
     }
+    if (v.status === 'over' && mine.length) {
+      row.push(h('button', { class: 'button primary', dataset: { action: 'rematch' }, onclick: (e) => this.rematch(e.currentTarget) }, t('rematch')));
+    }
     row.push(
       h('a', { class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `monte-${v.game}-${this.id}.txt`, dataset: { action: 'record' } }, t('downloadRecord')),
     );
@@ -804,7 +867,10 @@ class GamePage {
         h('h2', {}, headline),
         h('p', {}, details.join(' · ')),
         h('div', { class: 'row' }, [
-          h('a', { class: 'button primary', href: '/' }, t('newGame')),
+          mine.length
+            ? h('button', { class: 'button primary', dataset: { action: 'rematch' }, onclick: (e) => this.rematch(e.currentTarget) }, t('rematch'))
+            : null,
+          h('a', { class: `button${mine.length ? '' : ' primary'}`, href: '/' }, t('newGame')),
           h('a', { class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `monte-${v.game}-${this.id}.txt` }, t('downloadRecord')),
           h('button', { class: 'button ghost', onclick: () => { this.bannerHidden = true; this.renderBanner(); } }, t('showBoard')),
         ]),

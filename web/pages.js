@@ -17,6 +17,26 @@ const RULE_SETS = {
 };
 
 const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
+/** The server's limits for a clock (crates/server/src/games.rs). */
+const CLOCK_LIMITS = { minutes: 1440, increment: 600 };
+
+/**
+ * The clock chosen on the start page: null (none), [minutes, increment], or
+ * an Error whose message (translated) names what is wrong with a custom one.
+ */
+export function chosenClock(state) {
+  if (state.clock !== 'custom') return CLOCKS[+state.clock] || null;
+  const minutes = Number(state.clockMinutes);
+  const increment = Number(state.clockIncrement);
+  if (state.clockMinutes === '' || !Number.isFinite(minutes) || minutes < 0 || minutes > CLOCK_LIMITS.minutes) {
+    return new Error(t('clockMinutesInvalid', { max: CLOCK_LIMITS.minutes }));
+  }
+  if (state.clockIncrement === '' || !Number.isFinite(increment) || increment < 0 || increment > CLOCK_LIMITS.increment) {
+    return new Error(t('clockIncrementInvalid', { max: CLOCK_LIMITS.increment }));
+  }
+  if (minutes * 60 + increment < 1) return new Error(t('clockTooShort'));
+  return [minutes, increment];
+}
 
 /** A board picture that does not move: a preview or a diagram. */
 export function staticBoard(game, fen, extra = {}) {
@@ -41,6 +61,8 @@ export function startPage(main) {
     level: remembered('level', '3'),
     side: remembered('side', 'white'),
     clock: remembered('clock', '0'),
+    clockMinutes: remembered('clockMinutes', '10'),
+    clockIncrement: remembered('clockIncrement', '5'),
     rules: { salta: remembered('rules.salta', 'seed'), focus: remembered('rules.focus', 'seed') },
   };
   let mine = null;
@@ -97,17 +119,64 @@ export function startPage(main) {
     );
     const clock = h(
       'select',
-      { name: 'clock', onchange: (e) => { state.clock = e.target.value; remember('clock', e.target.value); } },
-      CLOCKS.map((c, i) => h('option', { value: String(i), selected: String(i) === state.clock }, c ? t('clockOption', { m: c[0], s: c[1] }) : t('noClock'))),
+      {
+        name: 'clock',
+        onchange: (e) => {
+          state.clock = e.target.value;
+          remember('clock', e.target.value);
+          draw();
+        },
+      },
+      [
+        ...CLOCKS.map((c, i) => h('option', { value: String(i), selected: String(i) === state.clock }, c ? t('clockOption', { m: c[0], s: c[1] }) : t('noClock'))),
+        h('option', { value: 'custom', selected: state.clock === 'custom' }, t('clockCustom')),
+      ],
     );
-    const name = h('input', { type: 'text', name: 'name', maxlength: 40, value: playerName(), placeholder: t('namePlaceholder'), autocomplete: 'nickname' });
-    const fen = h('textarea', { name: 'fen', rows: 2, placeholder: t('fenPlaceholder'), spellcheck: 'false' });
+    const clockNumber = (key, label, max, step) =>
+      h('label', { class: 'clock-part' }, [
+        h('input', {
+          type: 'number',
+          name: key,
+          min: 0,
+          max,
+          step,
+          inputmode: 'decimal',
+          value: state[key],
+          oninput: (e) => {
+            state[key] = e.target.value.trim();
+            remember(key, state[key]);
+          },
+        }),
+        h('span', {}, label),
+      ]);
+    const customClock =
+      state.clock === 'custom'
+        ? h('div', { class: 'clock-custom' }, [
+            clockNumber('clockMinutes', t('clockMinutes'), CLOCK_LIMITS.minutes, 'any'),
+            h('span', { class: 'plus' }, '+'),
+            clockNumber('clockIncrement', t('clockIncrement'), CLOCK_LIMITS.increment, 'any'),
+          ])
+        : null;
+    // Typed text survives a redraw (a language switch, another choice).
+    const name = h('input', {
+      type: 'text',
+      name: 'name',
+      maxlength: 40,
+      value: state.name ?? playerName(),
+      placeholder: t('namePlaceholder'),
+      autocomplete: 'nickname',
+      oninput: (e) => (state.name = e.target.value),
+    });
+    const fen = h('textarea', { name: 'fen', rows: 2, placeholder: t('fenPlaceholder'), spellcheck: 'false', oninput: (e) => (state.fen = e.target.value) });
+    fen.value = state.fen || '';
     const submit = h('button', { type: 'submit', class: 'button primary big' }, t('startGame'));
 
     const form = h(
       'form',
       {
         class: 'card new-game',
+        // Our own messages (in the page's language) instead of the browser's.
+        novalidate: true,
         onsubmit: async (e) => {
           e.preventDefault();
           submit.disabled = true;
@@ -142,9 +211,9 @@ export function startPage(main) {
               ]),
             ])
           : h('p', { class: 'hint' }, t('localHint')),
-        h('div', { class: 'field' }, [h('span', { class: 'label' }, t('clock')), clock]),
+        h('div', { class: 'field' }, [h('span', { class: 'label' }, t('clock')), clock, customClock]),
         h('div', { class: 'field' }, [h('span', { class: 'label' }, t('yourName')), name]),
-        h('details', { class: 'advanced' }, [h('summary', {}, t('advanced')), h('label', { class: 'field' }, [h('span', { class: 'label' }, t('startPosition')), fen])]),
+        h('details', { class: 'advanced', open: Boolean(state.fen) }, [h('summary', {}, t('advanced')), h('label', { class: 'field' }, [h('span', { class: 'label' }, t('startPosition')), fen])]),
         submit,
       ],
     );
@@ -190,20 +259,26 @@ async function create(state, name, fen) {
     body[side] = 'me';
     body[otherSide] = state.opponent === 'ai' ? `ai:${state.level}` : 'open';
   }
-  const clock = CLOCKS[+state.clock];
+  const clock = chosenClock(state);
+  if (clock instanceof Error) throw clock;
   if (clock) body.clock = { minutes: clock[0], increment: clock[1] };
   if (name) {
     body.name = name;
     setPlayerName(name);
   }
   if (fen) body.fen = fen;
+  await createGame(body);
+}
+
+/** Creates a game (the API's body), keeps its seat tokens and goes to it. */
+export async function createGame(body) {
   const answer = await request('POST', '/api/games', body);
-  for (const [s, token] of Object.entries(answer.tokens || {})) saveSeat(answer.game.id, s, token);
+  for (const [side, token] of Object.entries(answer.tokens || {})) saveSeat(answer.game.id, side, token);
   navigate(`/game/${answer.game.id}`);
 }
 
-/** A list of games (summaries) with links to watch, play or join. */
-function gameList(games, kind) {
+/** A list of games (summaries) with links to watch, play or join; `previews` (id -> fen) adds small boards. */
+function gameList(games, kind, previews = {}) {
   if (games === null) return h('p', { class: 'hint' }, t('loading'));
   if (!games.length) return h('p', { class: 'hint' }, t(kind === 'mine' ? 'noGamesMine' : kind === 'open' ? 'noGamesOpen' : 'noGamesLive'));
   const name = (seat, side) => {
@@ -218,7 +293,9 @@ function gameList(games, kind) {
       const status = g.status === 'over' ? g.result : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
       const link = kind === 'open' && g.invite ? `/invite/${g.invite}` : `/game/${g.id}`;
       const action = kind === 'open' ? t('join') : kind === 'mine' ? t('open') : t('watch');
-      return h('li', { dataset: { id: g.id } }, [
+      const fen = previews[g.id];
+      return h('li', { dataset: { id: g.id }, class: fen ? 'with-preview' : null }, [
+        fen ? h('a', { class: 'game-thumb', href: link, 'aria-label': action }, staticBoard(g.game, fen)) : null,
         h('span', { class: `game-badge ${g.game}` }, t(g.game)),
         h('span', { class: 'players' }, [
           h('span', { class: 'side-dot white' }),
@@ -234,15 +311,19 @@ function gameList(games, kind) {
   );
 }
 
+/** Live games shown with a small board (the server's limit for one request). */
+const PREVIEWS = 24;
+
 export function livePage(main) {
   let live = null;
   let open = null;
+  let previews = {}; // id -> the position now, for the live games shown
   let stopped = false;
   const draw = () => {
     clear(main);
     main.append(
       h('div', { class: 'live-page' }, [
-        h('section', { class: 'card' }, [h('h1', {}, t('liveTitle')), h('p', { class: 'hint' }, t('liveText')), gameList(live, 'live')]),
+        h('section', { class: 'card' }, [h('h1', {}, t('liveTitle')), h('p', { class: 'hint' }, t('liveText')), gameList(live, 'live', previews)]),
         h('section', { class: 'card' }, [h('h2', {}, t('openTitle')), gameList(open, 'open')]),
       ]),
     );
@@ -252,6 +333,11 @@ export function livePage(main) {
       const [a, b] = await Promise.all([request('GET', '/api/games/live?limit=50'), request('GET', '/api/games/open?limit=50')]);
       live = a.games;
       open = b.games;
+      const ids = live.slice(0, PREVIEWS).map((g) => g.id);
+      if (ids.length) {
+        const answer = await request('GET', `/web/games/previews?ids=${ids.map(encodeURIComponent).join(',')}`);
+        previews = Object.fromEntries(Object.entries(answer.previews).map(([id, p]) => [id, p.fen]));
+      }
     } catch (e) {
       live = live || [];
       open = open || [];

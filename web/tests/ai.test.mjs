@@ -1,24 +1,18 @@
 // Against the AI: moves by clicking, the AI answers; an illegal click
 // changes nothing; keyboard entry; take-back; "AI is thinking".
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame, recordAnimations, animatedSquares } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
+
+const lastSquare = (move) => move.replace(/\+$/, '').split(/[-:x@]/).pop();
 
 test('Salta against the AI: click a piece, its destinations light up, click one; the AI answers', async () => {
-  const page = await openPage(browser);
-  await newGame(page, server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
+  const page = await openPage(env.browser);
+  await recordAnimations(page);
+  await newGame(page, env.server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
   await page.locator('.status', { hasText: 'Your move' }).waitFor();
   await screenshot(page, 'salta-start', '.board-col');
 
@@ -32,14 +26,18 @@ test('Salta against the AI: click a piece, its destinations light up, click one;
   assert.match(moves[1], /^[a-j]\d+[-:][a-j]\d+/);
   // The AI's move is the last move, highlighted.
   assert.equal(await page.locator('rect.sq.last').count(), 2);
+  // Both moves slid into place.
+  assert.deepEqual(await animatedSquares(page), ['f4', lastSquare(moves[1])]);
   await page.locator('.status', { hasText: 'Your move' }).waitFor();
+  // The tab's title tells a player in another tab that it is his move.
+  assert.equal(await page.title(), '● Your move · Salta — Monte');
   await screenshot(page, 'salta-after-ai', '.board-col');
   noErrors(page);
 });
 
 test('an illegal click changes nothing', async () => {
-  const page = await openPage(browser);
-  await newGame(page, server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
+  const page = await openPage(env.browser);
+  await newGame(page, env.server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
   await page.locator('.status', { hasText: 'Your move' }).waitFor();
   const requests = [];
   page.on('request', (r) => r.method() === 'POST' && requests.push(r.url()));
@@ -70,8 +68,9 @@ test('an illegal click changes nothing', async () => {
 });
 
 test('Focus against the AI: a move by dragging, one typed in notation, and a take-back', async () => {
-  const page = await openPage(browser);
-  await newGame(page, server.url, { game: 'focus', opponent: 'ai', level: 1, side: 'white' });
+  const page = await openPage(env.browser);
+  await recordAnimations(page);
+  await newGame(page, env.server.url, { game: 'focus', opponent: 'ai', level: 1, side: 'white' });
   await page.locator('.status', { hasText: 'Your move' }).waitFor();
   // Drag the single piece on b6 to a6.
   const from = await page.locator('.board-wrap rect[data-square="b6"]').boundingBox();
@@ -79,9 +78,14 @@ test('Focus against the AI: a move by dragging, one typed in notation, and a tak
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  // While dragged, the piece follows the pointer and its destinations show.
+  await page.locator('.board-wrap .layer-drag g.ghost').waitFor();
+  assert.ok((await destinations(page)).includes('a6'));
   await page.mouse.up();
   await waitForPly(page, 2);
   assert.equal((await history(page))[0], 'b6-a6');
+  // The dragged piece is not slid again; the AI's answer is.
+  assert.deepEqual(await animatedSquares(page), [lastSquare((await history(page))[1])]);
   await page.locator('.status', { hasText: 'Your move' }).waitFor();
 
   // A typed move the rules refuse: the server's reason is shown, nothing changes.
@@ -106,9 +110,9 @@ test('Focus against the AI: a move by dragging, one typed in notation, and a tak
 });
 
 test('the AI is thinking: a sign while it searches', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(env.browser);
   // Level 7 thinks about 1.5 s for its first move as White.
-  await newGame(page, server.url, { game: 'salta', opponent: 'ai', level: 7, side: 'black' });
+  await newGame(page, env.server.url, { game: 'salta', opponent: 'ai', level: 7, side: 'black' });
   await page.locator('.player-bar .thinking').waitFor({ timeout: 5000 });
   await page.locator('.status', { hasText: 'AI is thinking' }).waitFor();
   // Black plays from the top: the board is flipped for the Black player.

@@ -2,26 +2,17 @@
 // of a tower move), then a game from a position: overflow into the reserve,
 // and a drop from it that wins.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame, recordAnimations, animatedSquares } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const tower = (page, sq) => page.locator(`.board-wrap .layer-pieces g.at[data-square="${sq}"] .disc`).evaluateAll((d) => d.map((x) => (x.classList.contains('white') ? 'w' : 'b')).join(''));
 
 test('a jump, a sweep and a split move with the group size chosen', async () => {
-  const page = await openPage(browser);
-  await newGame(page, server.url, { game: 'focus', opponent: 'local' });
+  const page = await openPage(env.browser);
+  await newGame(page, env.server.url, { game: 'focus', opponent: 'local' });
   // 1. c6xc8: the only move of c6, a jump.
   await clickSquare(page, 'c6');
   assert.deepEqual(await destinations(page), ['c8']);
@@ -63,9 +54,10 @@ test('a jump, a sweep and a split move with the group size chosen', async () => 
 });
 
 test('overflow into the reserve, and a drop from it', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(env.browser);
+  await recordAnimations(page);
   const fen = '.,.,.,./.,.,.,.,.,./.,.,.,wb,.,w,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,bww,b,bwb,.,.,./.,.,.,.,.,./.,.,.,. w 0 0 60';
-  await newGame(page, server.url, { game: 'focus', opponent: 'local', fen });
+  await newGame(page, env.server.url, { game: 'focus', opponent: 'local', fen });
   const count = (kind, side) => page.locator(`[data-${kind}="${side}"] .count`).innerText();
   assert.equal(await count('reserve', 'white'), '0');
   assert.equal(await count('captured', 'black'), '13');
@@ -92,6 +84,10 @@ test('overflow into the reserve, and a drop from it', async () => {
   await clickSquare(page, 'd7');
   await waitForPly(page, 3);
   assert.equal((await history(page))[2], '@d7');
+  // Each move was shown moving: the sweep, the step, the drop coming in from the reserve.
+  assert.deepEqual(await animatedSquares(page), ['f3', 'd7', 'd7']);
+  const drop = await page.evaluate(() => window.monteAnimations.at(-1));
+  assert.equal(drop.frames, 2);
   await page.locator('.banner', { hasText: 'White wins' }).waitFor();
   await page.locator('.banner', { hasText: 'no pieces left to move' }).waitFor();
   await screenshot(page, 'focus-result', '.board-col');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -98,6 +99,20 @@ export async function launchBrowser() {
   });
 }
 
+/** For a test file: a server and a browser of its own, started before its tests and stopped after. */
+export function serverAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}
+
 /**
  * A page in a context of its own (its own localStorage), failing the test on
  * any script error. `phone: true` gives a phone-sized screen.
@@ -121,11 +136,12 @@ export function noErrors(page) {
   assert.deepEqual(page.errors, [], 'the page reported errors');
 }
 
-export async function screenshot(page, name, selector) {
+/** A screenshot in web/tests/artifacts: of an element, or of the page (whole, or as the screen shows it). */
+export async function screenshot(page, name, selector, { fullPage = true } = {}) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
   if (selector) await page.locator(selector).first().screenshot({ path, animations: 'disabled' });
-  else await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  else await page.screenshot({ path, fullPage, animations: 'disabled' });
   return path;
 }
 
@@ -166,4 +182,78 @@ export async function newGame(page, url, { game = 'salta', rules, opponent = 'ai
   await page.waitForURL(/\/game\/[a-z0-9]+$/);
   await page.locator('.board-wrap svg.board').waitFor();
   return page.url().split('/').pop();
+}
+
+// ---- animations ----
+
+/** Records every Web Animation the page starts, with the square of the piece animated. */
+export async function recordAnimations(page) {
+  await page.addInitScript(() => {
+    window.monteAnimations = [];
+    const original = Element.prototype.animate;
+    Element.prototype.animate = function animate(frames, options) {
+      const at = this.closest && this.closest('[data-square]');
+      window.monteAnimations.push({ square: at ? at.dataset.square : null, frames: frames.length });
+      return original.call(this, frames, options);
+    };
+  });
+}
+
+/** The squares whose pieces were animated so far, in order. */
+export async function animatedSquares(page) {
+  return page.evaluate(() => window.monteAnimations.map((a) => a.square));
+}
+
+/**
+ * A touch drag from the centre of one square to another (CDP touch events,
+ * as a finger would); `beforeLifting()` runs while the finger is still down.
+ */
+export async function touchDrag(page, from, to, { steps = 8, beforeLifting } = {}) {
+  const centre = async (sq) => {
+    const box = await page.locator(`.board-wrap rect[data-square="${sq}"]`).boundingBox();
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  };
+  const a = await centre(from);
+  const b = await centre(to);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [a] });
+  for (let i = 1; i <= steps; i++) {
+    const point = { x: a.x + ((b.x - a.x) * i) / steps, y: a.y + ((b.y - a.y) * i) / steps };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+  }
+  if (beforeLifting) await beforeLifting();
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/**
+ * The English words left on a page shown in Russian: every visible text,
+ * option, placeholder, title and label, less move notation and the names
+ * that stay as they are (rule set ids, the brand, the API).
+ */
+export async function englishWords(page) {
+  const texts = await page.evaluate(() => {
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      const el = node.parentElement;
+      // The move list and its suggestions are notation; toasts carry the server's own (English) messages.
+      if (!el || el.closest('.moves, datalist, #toast, noscript')) continue;
+      if (el.tagName !== 'OPTION' && !el.getClientRects().length) continue;
+      if (node.textContent.trim()) found.push(node.textContent.trim());
+    }
+    for (const el of document.querySelectorAll('[placeholder], [title], [aria-label], [alt]')) {
+      for (const name of ['placeholder', 'title', 'aria-label', 'alt']) if (el.getAttribute(name)) found.push(el.getAttribute(name));
+    }
+    found.push(document.title);
+    return found;
+  });
+  const KEEP = new Set(['Monte', 'EN', 'RU', 'API', 'OpenAPI', 'seed', 'meyer', 'ludii', 'Ludii', 'sackson']);
+  const words = [];
+  for (const text of texts) {
+    const prose = text.replace(/@?[a-j]\d+(?:[-:x][a-j]\d+)*\+?/g, ' ');
+    for (const word of prose.match(/[A-Za-z]{2,}/g) || []) if (!KEEP.has(word)) words.push(`${word} (in "${text.slice(0, 60)}")`);
+  }
+  return { texts: texts.length, words };
 }

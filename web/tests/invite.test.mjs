@@ -1,27 +1,18 @@
 // Online: two browser contexts play each other through the invite link
 // while a third watches live; a draw offer is declined; a resignation ends it.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, newGame } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, newGame } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('two players through the invite link, a spectator watching live', async () => {
-  const ann = await openPage(browser);
-  const boris = await openPage(browser, { phone: true });
-  const carla = await openPage(browser);
+  const ann = await openPage(env.browser);
+  const boris = await openPage(env.browser, { phone: true });
+  const carla = await openPage(env.browser);
 
-  const id = await newGame(ann, server.url, { game: 'salta', opponent: 'friend', side: 'white', name: 'Ann', clock: 3 });
+  const id = await newGame(ann, env.server.url, { game: 'salta', opponent: 'friend', side: 'white', name: 'Ann', clock: 3 });
   await ann.locator('.status', { hasText: 'Waiting for your opponent' }).waitFor();
   const link = await ann.locator('input.invite-url').inputValue();
   assert.match(link, /\/invite\/[A-Za-z0-9]+$/);
@@ -29,6 +20,7 @@ test('two players through the invite link, a spectator watching live', async () 
   // Boris opens the link, sees who invites him, and takes the seat.
   await boris.goto(link);
   await boris.locator('.invite-page', { hasText: 'Ann invites you' }).waitFor();
+  await screenshot(boris, 'invite-phone');
   await boris.locator('input[type="text"]').fill('Boris');
   await boris.locator('[data-action="join"]').click();
   await boris.waitForURL(new RegExp(`/game/${id}$`));
@@ -42,8 +34,12 @@ test('two players through the invite link, a spectator watching live', async () 
   await ann.locator('.clock[data-clock="white"].running').waitFor();
 
   // Carla finds the game among the live games and watches.
-  await carla.goto(`${server.url}/live`);
-  await carla.locator(`.game-list li[data-id="${id}"] a`).click();
+  await carla.goto(`${env.server.url}/live`);
+  // The live list shows the game's board as it stands.
+  await carla.locator(`.game-list li[data-id="${id}"] .game-thumb svg.board-salta`).waitFor();
+  assert.equal(await carla.locator(`.game-list li[data-id="${id}"] .game-thumb g.at`).count(), 30);
+  await screenshot(carla, 'live-page');
+  await carla.locator(`.game-list li[data-id="${id}"] a.button`).click();
   await carla.waitForURL(new RegExp(`/game/${id}$`));
   await carla.locator('.connection.live').waitFor();
   await carla.locator('.notice.watching').waitFor();
@@ -77,5 +73,15 @@ test('two players through the invite link, a spectator watching live', async () 
   await ann.locator('.banner', { hasText: 'You lose' }).waitFor();
   await carla.locator('.banner', { hasText: 'Black wins' }).waitFor();
   await carla.locator('.banner', { hasText: 'by resignation' }).waitFor();
+  // The players may ask for a rematch; the spectator may not.
+  await boris.locator('.banner [data-action="rematch"]').waitFor();
+  assert.equal(await carla.locator('[data-action="rematch"]').count(), 0);
+  // Ann's rematch: a new game, Ann now Black, waiting for Boris behind a new link.
+  await ann.locator('.banner [data-action="rematch"]').click();
+  await ann.waitForURL((url) => /\/game\/[a-z0-9]+$/.test(url.pathname) && !url.pathname.endsWith(id));
+  await ann.locator('.status', { hasText: 'Waiting for your opponent' }).waitFor();
+  assert.notEqual(await ann.locator('input.invite-url').inputValue(), link);
+  assert.equal(await ann.locator('.player-bar').last().getAttribute('data-side'), 'black');
+  await ann.locator('.player-bar[data-side="black"] .name', { hasText: 'Ann' }).waitFor();
   for (const page of [ann, boris, carla]) noErrors(page);
 });

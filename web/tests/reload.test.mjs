@@ -2,24 +2,15 @@
 // browser), and a dropped connection comes back by itself when the server
 // returns.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, noErrors, clickSquare, history, waitForPly, newGame } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, clickSquare, history, waitForPly, newGame } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('reload restores the game and the seat; the page reconnects after a server restart', async () => {
-  const page = await openPage(browser);
-  const id = await newGame(page, server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
+  const page = await openPage(env.browser);
+  const id = await newGame(page, env.server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
   await clickSquare(page, 'c3');
   await clickSquare(page, 'd4');
   await waitForPly(page, 2);
@@ -40,7 +31,7 @@ test('reload restores the game and the seat; the page reconnects after a server 
 
   // The server goes away and comes back on the same port and database.
   await page.locator('.connection.live').waitFor();
-  await server.restart();
+  await env.server.restart();
   await page.locator('.connection.down').waitFor({ timeout: 10000 }).catch(() => {});
   await page.locator('.connection.live').waitFor({ timeout: 15000 });
   await clickSquare(page, 'e3');

@@ -1,20 +1,11 @@
 // Salta on one screen: the Salta call is offered, the forced reply is made
 // obvious, and a jump's path is shown.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 async function move(page, from, to, ply) {
   await clickSquare(page, from);
@@ -23,8 +14,8 @@ async function move(page, from, to, ply) {
 }
 
 test('a Salta call and the forced reply', async () => {
-  const page = await openPage(browser);
-  await newGame(page, server.url, { game: 'salta', opponent: 'local' });
+  const page = await openPage(env.browser);
+  await newGame(page, env.server.url, { game: 'salta', opponent: 'local' });
   await page.locator('.status', { hasText: 'White to move' }).waitFor();
   await move(page, 'e3', 'f4', 1);
   await move(page, 'd8', 'e7', 2);

@@ -137,6 +137,7 @@ pub fn router() -> Router<Arc<App>> {
     router
         .route("/assets/{version}/{*file}", get(serve_asset))
         .route("/web/games/{id}/positions", get(positions))
+        .route("/web/games/previews", get(previews))
         .route("/web/salta/targets", get(salta_targets))
 }
 
@@ -204,6 +205,37 @@ async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
     }
     let body = json!({ "id": row.id, "version": row.version, "positions": fens });
     Ok(([(header::CACHE_CONTROL, "no-cache")], Json(body)).into_response())
+}
+
+/// At most this many games in one `previews` request (a page of the live list).
+const MAX_PREVIEWS: usize = 24;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PreviewsQuery {
+    ids: String,
+}
+
+/// The current position of several games (`{"previews": {id: {fen, version}}}`),
+/// for the small boards of the live list; games that do not exist are left
+/// out.
+async fn previews(State(app): State<Arc<App>>, Query(q): Query<PreviewsQuery>) -> ApiResult<Response> {
+    let ids: Vec<&str> = q.ids.split(',').filter(|id| !id.is_empty()).collect();
+    if ids.len() > MAX_PREVIEWS {
+        return Err(ApiError::bad_request(format!("ids: {} games, at most {MAX_PREVIEWS}", ids.len())));
+    }
+    let mut previews = Map::new();
+    for id in ids {
+        match app.games.current(id).await {
+            Ok(loaded) => {
+                let preview = json!({ "fen": loaded.row.state.fen, "version": loaded.row.version });
+                previews.insert(id.to_string(), preview);
+            }
+            Err(e) if e.status == StatusCode::NOT_FOUND => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(([(header::CACHE_CONTROL, "no-cache")], Json(json!({ "previews": previews }))).into_response())
 }
 
 #[derive(Debug, Deserialize)]

@@ -169,6 +169,48 @@ async fn positions_replay_a_game_ply_by_ply() {
 }
 
 #[tokio::test]
+async fn previews_give_the_current_position_of_several_games() {
+    let s = server().await;
+    let mut games = Vec::new();
+    for kind in ["salta", "focus"] {
+        let created =
+            s.call("POST", "/api/games", Some(json!({ "game": kind, "white": "me", "black": "me" })), &[]).await;
+        assert_eq!(created.status, StatusCode::CREATED);
+        games.push(created.json());
+    }
+    let salta = games[0]["game"]["id"].as_str().unwrap();
+    let focus = games[1]["game"]["id"].as_str().unwrap();
+    let white = format!("Bearer {}", games[0]["tokens"]["white"].as_str().unwrap());
+    let moved = s
+        .call(
+            "POST",
+            &format!("/api/games/{salta}/moves"),
+            Some(json!({ "move": "e3-f4" })),
+            &[("authorization", &white)],
+        )
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.text());
+
+    let a = s.call("GET", &format!("/web/games/previews?ids={salta},{focus},nosuchgame"), None, &[]).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let previews = a.json()["previews"].clone();
+    assert_eq!(previews.as_object().unwrap().len(), 2, "{previews}");
+    for id in [salta, focus] {
+        let now = s.call("GET", &format!("/api/games/{id}"), None, &[]).await.json();
+        assert_eq!(previews[id]["fen"], now["game"]["fen"], "{id}");
+        assert_eq!(previews[id]["version"], now["game"]["version"], "{id}");
+    }
+    assert!(previews[salta]["fen"].as_str().unwrap().ends_with(" b - 1"));
+
+    let many = vec![salta; 25].join(",");
+    let too_many = s.call("GET", &format!("/web/games/previews?ids={many}"), None, &[]).await;
+    assert_eq!(too_many.status, StatusCode::BAD_REQUEST);
+    assert!(too_many.json()["error"].as_str().unwrap().contains("at most 24"), "{}", too_many.text());
+    let missing = s.call("GET", "/web/games/previews", None, &[]).await;
+    assert_eq!(missing.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
 async fn salta_targets_follow_the_rule_set() {
     let s = server().await;
     let seed = s.call("GET", "/web/salta/targets?rules=seed", None, &[]).await.json();
