@@ -179,7 +179,13 @@ pub const FOCUS_WEIGHTS: FocusWeights =
 /// Focus features of one side: free pieces, prisoners, reserve, opponent
 /// pieces captured, stacks controlled, extra height.
 pub fn focus_features(pos: &FocusPosition, side: Side) -> [i32; 6] {
-    let m = pos.material()[side.index()];
+    features_from(pos, &pos.material(), side)
+}
+
+/// [`focus_features`] from material already counted (the evaluation needs
+/// both sides' and counts once).
+fn features_from(pos: &FocusPosition, material: &[monte_rules::focus::Material; 2], side: Side) -> [i32; 6] {
+    let m = material[side.index()];
     [
         m.free as i32,
         m.prisoners as i32,
@@ -194,19 +200,8 @@ pub fn focus_features(pos: &FocusPosition, side: Side) -> [i32; 6] {
 pub fn focus_eval(pos: &FocusPosition, w: &FocusWeights) -> i32 {
     let me = pos.side_to_move();
     let material = pos.material();
-    let side = |s: Side| {
-        let m = material[s.index()];
-        [
-            m.free as i32,
-            m.prisoners as i32,
-            pos.reserve(s) as i32,
-            pos.captured(!s) as i32,
-            m.stacks as i32,
-            m.extra_height as i32,
-        ]
-    };
-    let a = side(me);
-    let b = side(!me);
+    let a = features_from(pos, &material, me);
+    let b = features_from(pos, &material, !me);
     let ws = [w.free, w.prisoner, w.reserve, w.captured, w.stack, w.height];
     ws.iter().zip(a.iter().zip(&b)).map(|(w, (x, y))| w * (x - y)).sum::<i32>() + w.tempo
 }
