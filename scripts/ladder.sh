@@ -24,8 +24,14 @@ UPPER=${UPPER:-"2 3 4 5 6 7 8"}
 # A name for this run's table, so that runs can go side by side.
 RUN=${RUN:-ladder}
 
-cargo build --release --locked -p monte-cli >&2
-monte=target/release/monte
+# MONTE: a binary to use instead of building one (e.g. a copy, so that
+# rebuilding target/ during a long run does not change the engine mid-ladder).
+if [ -n "${MONTE:-}" ]; then
+    monte=$MONTE
+else
+    cargo build --release --locked -p monte-cli >&2
+    monte=target/release/monte
+fi
 out=target/ladder
 mkdir -p "$out"
 
