@@ -246,41 +246,10 @@ impl EngineGame for FocusPosition {
     }
 
     fn quiescence_moves(&self, out: &mut MoveList<FocusMove>) {
-        // Moves that take opponent stacks: a jump (over a lone opponent
-        // piece), a group sweeping an opponent stack, or one landing on it
-        // (merging rules). Found from the board without playing them.
-        use monte_rules::focus::GroupMoves;
-        use monte_rules::focus::geometry::{OFF, RAY, coords};
-        let theirs = self.controlled(!self.side_to_move());
-        let merge = self.rules().group_moves == GroupMoves::Merge;
-        let mut all = MoveList::new();
-        self.generate(&mut all);
-        for &mv in &all {
-            let takes = match mv.kind {
-                MoveKind::Jump => true,
-                MoveKind::Group => {
-                    let (fx, fy) = coords(mv.from);
-                    let (tx, ty) = coords(mv.to);
-                    let d = if tx > fx {
-                        2
-                    } else if tx < fx {
-                        3
-                    } else if ty > fy {
-                        0
-                    } else {
-                        1
-                    };
-                    let k = mv.group_size() as usize;
-                    let ray = &RAY[mv.from as usize][d];
-                    let swept = (1..k).any(|i| ray[i] != OFF && theirs & (1 << ray[i]) != 0);
-                    swept || (merge && theirs & (1 << mv.to) != 0)
-                }
-                MoveKind::Drop | MoveKind::Pass => false,
-            };
-            if takes {
-                out.push(mv);
-            }
-        }
+        // Moves that take opponent stacks (jumps, sweeps, merges onto them),
+        // generated directly: listing every move (drops included) to filter
+        // them was a tenth of the search's time.
+        self.generate_captures(out);
     }
 
     fn is_forcing(&self) -> bool {

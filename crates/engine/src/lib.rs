@@ -1,6 +1,7 @@
 //! Monte's engine: search and evaluation for Salta and Focus, written once
 //! for both games through [`monte_rules::Position`] and [`EngineGame`].
 
+pub mod bench;
 pub mod eval;
 pub mod limits;
 pub mod score;

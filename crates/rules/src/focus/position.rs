@@ -299,22 +299,71 @@ impl FocusPosition {
                 }
             }
         }
-        if self.rules.jumps {
-            let victims = self.single & self.top[us ^ 1];
-            for d in 0..4 {
-                let dir = Dir::ALL[d];
-                let landings = shift(shift(self.top[us], dir) & victims, dir) & empty;
-                for to in Squares(landings) {
-                    let from = RAY[to as usize][d ^ 1][2];
-                    f(FocusMove::jump(from, to));
-                }
-            }
-        }
+        self.for_each_jump(&mut f);
         if self.reserve[us] > 0 {
             for to in Squares(BOARD) {
                 f(FocusMove::drop(to));
             }
         }
+    }
+
+    /// Calls `f(move)` for every jump (when the rules have them): the top
+    /// piece of a stack over a lone opponent piece to the empty square behind.
+    #[inline(always)]
+    fn for_each_jump(&self, mut f: impl FnMut(FocusMove)) {
+        if !self.rules.jumps {
+            return;
+        }
+        let us = self.side.index();
+        let victims = self.single & self.top[us ^ 1];
+        let empty = BOARD & !self.occ;
+        for d in 0..4 {
+            let dir = Dir::ALL[d];
+            let landings = shift(shift(self.top[us], dir) & victims, dir) & empty;
+            for to in Squares(landings) {
+                f(FocusMove::jump(RAY[to as usize][d ^ 1][2], to));
+            }
+        }
+    }
+
+    /// The legal moves that take opponent stacks, in the order of
+    /// [`Position::generate`]: a jump (over a lone opponent piece), a group
+    /// move sweeping a stack the opponent controls, or (merging rules) one
+    /// landing on it. Drops and pass never take anything. What a quiescence
+    /// search resolves, found without listing the other moves.
+    pub fn generate_captures(&self, out: &mut MoveList<FocusMove>) {
+        if self.lost() {
+            return;
+        }
+        let us = self.side.index();
+        let theirs = self.top[us ^ 1];
+        let empty = BOARD & !self.occ;
+        let merge = self.rules.group_moves == GroupMoves::Merge;
+        for from in Squares(self.top[us]) {
+            let h = self.stacks[from as usize].height() as usize;
+            // A group move only reaches an opponent stack within `h` steps.
+            if REACH[from as usize][h] & theirs == 0 {
+                continue;
+            }
+            for ray in &RAY[from as usize] {
+                // Whether the squares passed so far hold an opponent stack
+                // (swept up with the group).
+                let mut swept = false;
+                for &to in &ray[1..=h] {
+                    if to == OFF {
+                        break;
+                    }
+                    let bit = 1u64 << to;
+                    if (merge || empty & bit != 0) && (swept || (merge && theirs & bit != 0)) {
+                        out.push(FocusMove::group(from, to));
+                    }
+                    // Under merging rules a group passes over stacks
+                    // without touching them.
+                    swept |= !merge && theirs & bit != 0;
+                }
+            }
+        }
+        self.for_each_jump(|m| out.push(m));
     }
 
     pub(crate) fn generate_moves(&self, out: &mut MoveList<FocusMove>) {
