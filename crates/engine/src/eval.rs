@@ -233,15 +233,16 @@ impl EngineGame for FocusPosition {
     }
 
     fn is_tactical(&self, mv: FocusMove) -> bool {
+        // A jump; a group of two or more (it sweeps stacks); a group or a
+        // drop landing on a stack (the tower may overflow). Called for every
+        // move at every node, so from bitboards: a group of one moves to
+        // the next square along a rank (±1) or a file (±8). A pass lands on
+        // square 0, a cut corner that is never occupied.
+        let lands_on_stack = self.occupied() & (1u64 << mv.to) != 0;
         match mv.kind {
             MoveKind::Jump => true,
-            MoveKind::Group => {
-                // Sweeping stacks, or landing where the tower overflows.
-                let k = mv.group_size();
-                k >= 2 || self.stack(mv.to).height() > 0
-            }
-            MoveKind::Drop => self.stack(mv.to).height() > 0,
-            MoveKind::Pass => false,
+            MoveKind::Group => lands_on_stack || !matches!(mv.from.abs_diff(mv.to), 1 | 8),
+            MoveKind::Drop | MoveKind::Pass => lands_on_stack,
         }
     }
 

@@ -18,6 +18,10 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 
 const MAX_PLY: usize = 128;
 
+/// Moves taken one by one, best first, before the rest of a node's moves
+/// are sorted (see `alphabeta`).
+const LAZY_PICKS: usize = 3;
+
 /// Move the best-scored of `scored[i..]` to `i` and return its move. Among
 /// equal scores the first one wins, so the order is deterministic.
 #[inline]
@@ -407,25 +411,27 @@ where
         self.path[..n - 1].iter().rev().any(|&h| h == hash)
     }
 
-    /// Score the moves for ordering: hash move, tactical moves (by history),
+    /// Score the moves for ordering (all but the hash move, which is
+    /// searched before they are scored): tactical moves (by history),
     /// killers, then quiet moves by history. They are taken best first by
-    /// [`next_best`], lazily: most nodes cut off after one or two moves, so
-    /// sorting them all would be wasted.
+    /// [`next_best`] for the first few, then sorted: most nodes cut off
+    /// after one or two moves, and the others search them all.
     fn score_moves(
         &self,
         pos: &P,
         moves: &MoveList<P::Move>,
-        tt_move: u16,
+        skip: Option<usize>,
         ply: usize,
         scored: &mut MoveList<(i32, P::Move)>,
     ) {
         let side = pos.side_to_move().index();
         let killers = self.killers[ply.min(MAX_PLY - 1)];
-        for &m in moves {
+        for (i, &m) in moves.iter().enumerate() {
+            if Some(i) == skip {
+                continue;
+            }
             let code = P::encode(m);
-            let s = if code == tt_move {
-                1 << 30
-            } else if pos.is_tactical(m) {
+            let s = if pos.is_tactical(m) {
                 (1 << 28) + self.history[side][code as usize & 4095]
             } else if code == killers[0] {
                 1 << 27
@@ -480,13 +486,31 @@ where
         }
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
+        // The hash move is searched first, before the others are scored:
+        // when it cuts off (most of the time it is there), the ordering work
+        // is saved.
+        let hash_index = if tt_move == 0 { None } else { moves.iter().position(|&m| P::encode(m) == tt_move) };
+        let first_scored = hash_index.is_some() as usize;
         let mut ordered = MoveList::new();
-        self.score_moves(pos, &moves, tt_move, ply, &mut ordered);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_code = 0u16;
-        for i in 0..ordered.len() {
-            let mv = next_best(&mut ordered, i);
+        for i in 0..moves.len() {
+            let mv = match hash_index {
+                Some(h) if i == 0 => moves[h],
+                _ => {
+                    if i == first_scored {
+                        self.score_moves(pos, &moves, hash_index, ply, &mut ordered);
+                    }
+                    let k = i - first_scored;
+                    if k == LAZY_PICKS {
+                        // Past the first few the node is likely to search
+                        // them all: one sort beats picking each in turn.
+                        ordered[k..].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+                    }
+                    if k < LAZY_PICKS { next_best(&mut ordered, k) } else { ordered[k].1 }
+                }
+            };
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let tactical = pos.is_tactical(mv);

@@ -201,6 +201,11 @@ impl FocusPosition {
         self.captured[side.index()] as u32
     }
 
+    /// Squares holding a stack, as a bitboard.
+    pub fn occupied(&self) -> u64 {
+        self.occ
+    }
+
     /// Stacks controlled by `side`, as a bitboard.
     pub fn controlled(&self, side: Side) -> u64 {
         self.top[side.index()]
