@@ -46,6 +46,14 @@ impl Dir {
         }
     }
 
+    /// The difference of square numbers of one step in this direction
+    /// (for a step that stays on the board), read from a table.
+    #[inline(always)]
+    pub const fn square_offset(self) -> i32 {
+        const OFFSETS: [i32; 4] = [6, 5, -5, -6];
+        OFFSETS[self as usize]
+    }
+
     pub const fn dx(self) -> i32 {
         match self {
             Dir::NorthEast | Dir::SouthEast => 1,

@@ -47,11 +47,21 @@ struct JumpGraph {
 impl JumpGraph {
     #[inline(always)]
     fn new(opp: u64, empty: u64, dirs: &[Dir]) -> Self {
-        let mut starts = [0; 4];
+        // Walk back from the empty squares over an opponent piece, in all
+        // four directions with constant shifts, then clear the directions
+        // the rules forbid. (A loop over `dirs` shifted by a direction known
+        // only at run time: a jump table, mispredicted a third of the time.)
+        let back = |d: Dir| shift(shift(empty, d.opposite()) & opp, d.opposite());
+        let mut allowed = [0u64; 4];
         for &d in dirs {
-            // Walk back from the empty squares over an opponent piece.
-            starts[d as usize] = shift(shift(empty, d.opposite()) & opp, d.opposite());
+            allowed[d as usize] = !0;
         }
+        let starts = [
+            back(Dir::NorthEast) & allowed[0],
+            back(Dir::NorthWest) & allowed[1],
+            back(Dir::SouthEast) & allowed[2],
+            back(Dir::SouthWest) & allowed[3],
+        ];
         JumpGraph { starts }
     }
 
@@ -120,11 +130,14 @@ fn random_step(own: u64, empty: u64, rng: &mut crate::playout::Rng) -> SaltaMove
         return SaltaMove::PASS;
     }
     let mut k = rng.below(total as usize);
-    for (d, set) in Dir::ALL.into_iter().zip(movers) {
+    for (d, set) in movers.into_iter().enumerate() {
         let n = set.count_ones() as usize;
         if k < n {
             let from = nth_square(set, k);
-            let to = shift(1 << from, d).trailing_zeros() as Square;
+            // From a table, not `shift` with a direction known only here:
+            // its `match` became a jump table whose target was mispredicted
+            // half the time (a third of a playout's mispredictions).
+            let to = (from as i32 + Dir::ALL[d].square_offset()) as Square;
             return SaltaMove { from, to, call: false };
         }
         k -= n;
