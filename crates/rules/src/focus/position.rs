@@ -109,9 +109,18 @@ impl FocusMove {
     }
     /// The number of pieces a group move takes (its distance).
     pub fn group_size(self) -> u32 {
-        let (ax, ay) = coords(self.from);
-        let (bx, by) = coords(self.to);
-        ((ax - bx).abs() + (ay - by).abs()) as u32
+        self.line().1
+    }
+
+    /// The direction (an index of `RAY`: north, south, east, west) and the
+    /// length of a group move, from the difference of its squares: a move
+    /// along a rank changes the square by less than 8, one along a file by
+    /// a multiple of 8 (squares are numbered rank by rank, 8 to a rank).
+    #[inline(always)]
+    pub(crate) fn line(self) -> (usize, u32) {
+        let diff = self.to as i32 - self.from as i32;
+        let len = diff.unsigned_abs();
+        if len >= 8 { (if diff > 0 { 0 } else { 1 }, len >> 3) } else { (if diff > 0 { 2 } else { 3 }, len) }
     }
 }
 
@@ -611,18 +620,7 @@ impl Position for FocusPosition {
                 let from = mv.from as usize;
                 let stack = self.stacks[from];
                 let h = stack.height();
-                let (fx, fy) = coords(mv.from);
-                let (tx, ty) = coords(mv.to);
-                let k = ((fx - tx).abs() + (fy - ty).abs()) as u32;
-                let d = if tx > fx {
-                    2
-                } else if tx < fx {
-                    3
-                } else if ty > fy {
-                    0
-                } else {
-                    1
-                };
+                let (d, k) = mv.line();
                 let colours = stack.0 as u32 & ((1 << h) - 1);
                 let group = colours >> (h - k);
                 let left = h - k;
