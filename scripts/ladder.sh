@@ -5,18 +5,22 @@
 #   bash scripts/ladder.sh                 # 40 games per pair
 #   GAMES=100 bash scripts/ladder.sh       # more games, narrower intervals
 #
-# Levels 1-5 play exactly as they do for people (their depth and noise).
-# Levels 6-8 are limited by time per move for people (0.5 s, 1.5 s and 3 s);
-# here they get node limits in the same ratio (NODES6, NODES7, NODES8), so
-# that the ladder measures the levels, not how busy the machine is, and
-# takes minutes instead of hours. The records go to target/ladder/.
+# Levels 1-6 play exactly as they do for people (their depth, noise and
+# time per move), so the pairs up to 6-5 compare the levels as people meet
+# them. Levels 7 and 8 (1 s and 3 s a move on 2 threads for people) would
+# make the upper pairs take hours, so the pairs 7-6 and 8-7 are played by
+# node limits in the ratio of the levels' thinking (time x threads:
+# 0.5 : 2 : 6 for levels 6, 7 and 8; NODES6, NODES7, NODES8), one thread
+# each, deterministic: these pairs measure what more thinking buys at the
+# full-strength search, not how busy the machine is. The records go to
+# target/ladder/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GAMES=${GAMES:-40}
-NODES6=${NODES6:-100000}
-NODES7=${NODES7:-300000}
-NODES8=${NODES8:-600000}
+NODES6=${NODES6:-150000}
+NODES7=${NODES7:-600000}
+NODES8=${NODES8:-1800000}
 CONCURRENCY=${CONCURRENCY:-2}
 GAMES_LIST=${LADDER_GAMES:-"salta focus"}
 # The upper level of each pair to play (e.g. UPPER="6 7 8").
@@ -35,12 +39,16 @@ fi
 out=target/ladder
 mkdir -p "$out"
 
+# The engine setting of level $1 in a pair whose lower level is $2.
 setting() {
+    if [ "$2" -le 5 ]; then
+        echo "level=$1"
+        return
+    fi
     case $1 in
         6) echo "level=6,nodes=$NODES6" ;;
-        7) echo "level=7,nodes=$NODES7" ;;
-        8) echo "level=8,nodes=$NODES8" ;;
-        *) echo "level=$1" ;;
+        7) echo "level=7,nodes=$NODES7,threads=1" ;;
+        8) echo "level=8,nodes=$NODES8,threads=1" ;;
     esac
 }
 
@@ -49,8 +57,8 @@ printf '| game | pair | games | W-D-L | score [95%%] | Elo [95%%] |\n|---|---|--
 for game in $GAMES_LIST; do
     for upper in $UPPER; do
         lower=$((upper - 1))
-        e1=$(setting "$upper")
-        e2=$(setting "$lower")
+        e1=$(setting "$upper" "$lower")
+        e2=$(setting "$lower" "$lower")
         log="$out/$game-L$upper-L$lower.txt"
         "$monte" match --game "$game" --engine1 "$e1" --engine2 "$e2" --games "$GAMES" \
             --concurrency "$CONCURRENCY" --seed "$upper" --records "$out/$game-L$upper-L$lower.records" \
