@@ -362,13 +362,25 @@ struct WsCommand {
 /// of from another instance, a game reloaded in between) it sends the
 /// complete state. So a client can apply every update to the state it has.
 async fn session(socket: WebSocket, app: Arc<App>, id: String, token_hash: Option<String>) {
-    let mut changes = app.games.hub.subscribe(&id);
+    let changes = app.games.hub.subscribe(&id);
+    serve_socket(socket, &app, &id, token_hash, changes).await;
+    // `changes` is dropped by now.
+    app.games.hub.unsubscribe(&id);
+}
+
+async fn serve_socket(
+    socket: WebSocket,
+    app: &Arc<App>,
+    id: &str,
+    token_hash: Option<String>,
+    mut changes: tokio::sync::broadcast::Receiver<Push>,
+) {
     let (mut sink, mut stream) = socket.split();
     // Subscribed first, then the current state: no change falls between
     // (changes up to the greeting's version are skipped below).
     let greeting = app
         .games
-        .read(&id, |l| {
+        .read(id, |l| {
             let you = token_hash.as_deref().and_then(|h| l.side_of_hash(h)).map(side_name);
             (you, l.row.version, state_message(&l.view(now_ms())))
         })
@@ -389,7 +401,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: String, token_hash: Optio
                     // Too slow for the backlog, or an update that does not
                     // follow what the client has: the complete state.
                     Ok(_) | Err(RecvError::Lagged(_)) => {
-                        let latest = app.games.read(&id, |l| Push {
+                        let latest = app.games.read(id, |l| Push {
                             version: l.row.version,
                             update: false,
                             text: state_message(&l.view(now_ms())),
@@ -419,7 +431,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: String, token_hash: Optio
                 };
                 let limited = app.config.ws_rate > 0.0;
                 let reply = if !limited || bucket.take(ws_burst, app.config.ws_rate) {
-                    command(&app, &id, token_hash.as_deref(), text.as_str()).await
+                    command(app, id, token_hash.as_deref(), text.as_str()).await
                 } else {
                     Err((ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many commands: slow down"), None))
                 };

@@ -255,23 +255,24 @@ impl Games {
         }
     }
 
-    /// Drops finished or idle games nobody watches from the cache, keeping
-    /// at most `keep` games.
+    /// Drops from the cache the finished games nobody watches (read from
+    /// the database if asked for again: they held every position they went
+    /// through), and, beyond `keep` games, the idle ones nobody watches.
     pub fn trim_cache(&self, keep: usize) {
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() <= keep {
-            return;
-        }
         let hub = &self.hub;
+        // Being acted on or watched: stays.
+        let busy = |id: &str, slot: &Slot| Arc::strong_count(slot) > 1 || hub.has_watchers(id);
         cache.retain(|id, slot| {
-            if Arc::strong_count(slot) > 1 || hub.has_watchers(id) {
-                return true;
-            }
-            match slot.try_lock() {
-                Ok(g) => g.as_ref().is_some_and(|l| l.row.state.status != "over"),
-                Err(_) => true,
-            }
+            busy(id, slot)
+                || match slot.try_lock() {
+                    Ok(g) => g.as_ref().is_some_and(|l| l.row.state.status != "over"),
+                    Err(_) => true,
+                }
         });
+        if cache.len() > keep {
+            cache.retain(|id, slot| busy(id, slot) || slot.try_lock().is_err());
+        }
     }
 
     pub async fn create(&self, new: NewGame) -> ApiResult<Created> {

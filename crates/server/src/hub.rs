@@ -46,6 +46,17 @@ impl Hub {
         channels.entry(id.to_string()).or_insert_with(|| broadcast::channel(BACKLOG).0).subscribe()
     }
 
+    /// A watcher of game `id` has gone (its receiver dropped): the game's
+    /// channel goes too if it was the last. Otherwise the channel of a game
+    /// that ended, and so is never pushed again, stayed for ever with its
+    /// last messages.
+    pub fn unsubscribe(&self, id: &str) {
+        let mut channels = self.channels.lock().unwrap_or_else(|p| p.into_inner());
+        if channels.get(id).is_some_and(|c| c.receiver_count() == 0) {
+            channels.remove(id);
+        }
+    }
+
     pub fn has_watchers(&self, id: &str) -> bool {
         let channels = self.channels.lock().unwrap_or_else(|p| p.into_inner());
         channels.get(id).is_some_and(|c| c.receiver_count() > 0)
@@ -118,4 +129,21 @@ fn encode(message: &impl Serialize) -> Utf8Bytes {
     let text = serde_json::to_string(message)
         .unwrap_or_else(|e| format!("{{\"type\":\"error\",\"error\":\"cannot encode the state: {e}\"}}"));
     Utf8Bytes::from(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Hub;
+
+    #[test]
+    fn a_game_channel_goes_with_its_last_watcher() {
+        let hub = Hub::default();
+        let (a, b) = (hub.subscribe("g1"), hub.subscribe("g1"));
+        drop(a);
+        hub.unsubscribe("g1");
+        assert!(hub.has_watchers("g1"), "one watcher is left");
+        drop(b);
+        hub.unsubscribe("g1");
+        assert!(hub.channels.lock().unwrap().is_empty(), "the channel is gone");
+    }
 }

@@ -354,6 +354,23 @@ async fn a_take_back_is_pushed_as_an_update_that_shortens_the_move_list() {
 }
 
 #[tokio::test]
+async fn finished_games_nobody_watches_leave_memory() {
+    let s = sqlite().await;
+    let over = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let live = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let (id, white) = (over["game"]["id"].as_str().unwrap(), over["tokens"]["white"].as_str().unwrap());
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(white), None).await;
+    let games = &s.instance.app.games;
+    assert_eq!(games.cached(), 2);
+    games.trim_cache(10_000);
+    assert_eq!(games.cached(), 1, "the finished game left, the live one stayed");
+    // And is read again when asked for.
+    assert_eq!(s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["status"], "over");
+    let live_id = live["game"]["id"].as_str().unwrap();
+    assert_eq!(s.ok("GET", &format!("/api/games/{live_id}"), None, None).await["game"]["status"], "active");
+}
+
+#[tokio::test]
 async fn ai_on_postgres() {
     if skip_postgres("ai_on_postgres") {
         return;
