@@ -556,12 +556,16 @@ impl Games {
             if let GameChange::Replaced(game) = plan.game {
                 next.game = game;
             }
-            let now_view = next.view_now(now);
-            self.hub.publish_update(id, &now_view, keep, &added);
+            // The view (the legal moves, the JSON) only if someone needs it.
+            let watched = self.hub.has_watchers(id);
+            let now_view = (watched || want_view).then(|| next.view_now(now));
+            if let Some(v) = now_view.as_ref().filter(|_| watched) {
+                self.hub.publish_update(id, v, keep, &added);
+            }
             if next.row.state.ai_to_move {
                 let _ = self.ai_queue.send(id.to_string());
             }
-            let view = want_view.then(|| GameView {
+            let view = now_view.filter(|_| want_view).map(|now_view| GameView {
                 now: now_view,
                 history: next.row.moves.iter().map(|m| m.notation.clone()).collect(),
             });
