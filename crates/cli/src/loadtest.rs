@@ -8,6 +8,7 @@
 //! commit to the database and the push. A few client tasks each drive a
 //! share of the games (not a thread or task per game).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -513,37 +514,47 @@ async fn http_post(addr: SocketAddr, path: &str, body: &str) -> Result<(u16, Str
 /// What a socket receives: `hello`, `state`, `update` or `error` (a
 /// player needs only the game now, which `state` and `update` both carry).
 #[derive(Deserialize)]
-struct Incoming {
-    #[serde(rename = "type")]
-    kind: String,
-    game: Option<StateLite>,
+struct Incoming<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(borrow)]
+    game: Option<StateLite<'a>>,
     error: Option<String>,
 }
 
-/// The parts of a pushed state the players need.
+/// The parts of a pushed state the players need, borrowed from the message
+/// where they can be (the load generator shares the server's machine: its
+/// CPU time is taken from the server's).
 #[derive(Deserialize)]
-struct StateLite {
-    status: String,
+struct StateLite<'a> {
+    #[serde(borrow)]
+    status: Cow<'a, str>,
     ply: i64,
-    side_to_move: String,
-    legal_moves: Legal,
+    #[serde(borrow)]
+    side_to_move: Cow<'a, str>,
+    #[serde(borrow)]
+    legal_moves: Legal<'a>,
 }
 
 #[derive(Deserialize)]
-struct Legal {
-    from: HashMap<String, Vec<LegalMove>>,
-    drops: Vec<LegalMove>,
-    pass: Option<String>,
+struct Legal<'a> {
+    #[serde(borrow)]
+    from: HashMap<Cow<'a, str>, Vec<LegalMove<'a>>>,
+    #[serde(borrow)]
+    drops: Vec<LegalMove<'a>>,
+    #[serde(borrow)]
+    pass: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
-struct LegalMove {
-    notation: String,
+struct LegalMove<'a> {
+    #[serde(borrow)]
+    notation: Cow<'a, str>,
 }
 
-impl Legal {
+impl Legal<'_> {
     fn random(self, rng: &mut StdRng) -> Option<String> {
-        let mut all: Vec<String> =
+        let mut all: Vec<Cow<'_, str>> =
             self.from.into_values().flatten().chain(self.drops).map(|m| m.notation).chain(self.pass).collect();
         if all.is_empty() {
             return None;
@@ -551,7 +562,7 @@ impl Legal {
         // HashMap order is random per process: sort for a reproducible choice.
         all.sort_unstable();
         let i = rng.random_range(0..all.len());
-        Some(all.swap_remove(i))
+        Some(all.swap_remove(i).into_owned())
     }
 }
 
@@ -771,7 +782,7 @@ impl Client {
                 return;
             }
         };
-        match incoming.kind.as_str() {
+        match incoming.kind.as_ref() {
             "error" => {
                 let id = self.slots[slot].id.clone();
                 self.error(format!("game {id}: {}", incoming.error.unwrap_or_default()));
