@@ -73,10 +73,20 @@ export function setPlayerName(name) {
 // ---- live updates ----
 
 /**
+ * The game after a pushed `update` (docs/api.md): the game now, and the
+ * move list cut to `keep` moves and `add` appended. `game` is not changed.
+ */
+export function applyUpdate(game, message) {
+  const { keep, add } = message.history;
+  return { ...message.game, history: game.history.slice(0, keep).concat(add) };
+}
+
+/**
  * Follows a game over its WebSocket: `onState(view)` for every state,
- * `onStatus('open' | 'closed')` when the connection changes. Reconnects by
- * itself after a drop (backing off up to 5 s) and when the page comes back
- * into view. Returns `close()`.
+ * `onStatus('open' | 'closed')` when the connection changes. The server
+ * sends the complete game on connecting, then updates to apply to it.
+ * Reconnects by itself after a drop (backing off up to 5 s) and when the
+ * page comes back into view. Returns `close()`.
  */
 export function follow(id, onState, onStatus) {
   let socket = null;
@@ -84,6 +94,8 @@ export function follow(id, onState, onStatus) {
   let attempt = 0;
   let timer = null;
   let pinger = null;
+  // The game as this socket has brought it (updates apply to it).
+  let game = null;
 
   const connect = () => {
     if (closed) return;
@@ -91,6 +103,7 @@ export function follow(id, onState, onStatus) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/ws`);
     socket = ws;
+    game = null;
     ws.onopen = () => {
       attempt = 0;
       onStatus('open');
@@ -105,7 +118,21 @@ export function follow(id, onState, onStatus) {
       } catch (e) {
         return;
       }
-      if (message.type === 'state' && message.game) onState(message.game);
+      if (message.type === 'state' && message.game) {
+        game = message.game;
+        onState(game);
+      } else if (message.type === 'update' && message.game && message.history) {
+        if (!game || message.game.version !== game.version + 1) {
+          // Does not follow what we have (the server sees to it that this
+          // does not happen): start again from a complete state.
+          game = null;
+          connect();
+          ws.close();
+          return;
+        }
+        game = applyUpdate(game, message);
+        onState(game);
+      }
     };
     ws.onclose = () => {
       clearInterval(pinger);

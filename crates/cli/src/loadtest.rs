@@ -8,6 +8,7 @@
 //! commit to the database and the push. A few client tasks each drive a
 //! share of the games (not a thread or task per game).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -68,6 +69,12 @@ pub struct LoadtestArgs {
     /// Client tasks driving the games
     #[arg(long, default_value_t = 4)]
     clients: usize,
+    /// Each game of the first generation resigns at a random ply below
+    /// this, so that games end, and new ones are created, all through the
+    /// run as on a real server, not all at once (0: off). Default: the
+    /// rule set's move limit in plies (twice `move-limit`), else 100
+    #[arg(long)]
+    stagger: Option<u32>,
     /// Seed of the random moves
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -183,6 +190,16 @@ async fn start_server(database: Option<&str>) -> Result<(Target, SocketAddr)> {
     Ok((target, addr))
 }
 
+/// The plies after which a game of this rule set ends at the latest (its
+/// `move-limit`, moves per side), or 100 without one: random games seldom
+/// end before.
+fn game_length(rules: &str) -> u32 {
+    rules
+        .split(',')
+        .find_map(|option| option.trim().strip_prefix("move-limit=")?.parse::<u32>().ok())
+        .map_or(100, |moves| moves.saturating_mul(2))
+}
+
 fn monte_nanos() -> u128 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
 }
@@ -227,9 +244,11 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
         .rules
         .clone()
         .unwrap_or_else(|| if args.game == "salta" { "seed,move-limit=60" } else { "seed" }.to_string());
+    let stagger = args.stagger.unwrap_or_else(|| game_length(&rules));
     println!(
         "monte loadtest: {} {} games ({rules}) at once, human v human, both seats over WebSocket; \
-         target {} moves/s; {} client tasks; server {server}",
+         target {} moves/s; {} client tasks; the first games resign at a random ply below {stagger}; \
+         server {server}",
         args.games, args.game, args.rate, args.clients
     );
     let rss_before = target.pid().and_then(rss_bytes);
@@ -259,6 +278,7 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
             args.rate / args.clients as f64,
             windows,
             StdRng::seed_from_u64(args.seed.wrapping_mul(1000).wrapping_add(i as u64)),
+            stagger,
         );
         clients.push(tokio::spawn(client.run(games, phase_rx.clone())));
     }
@@ -491,39 +511,50 @@ async fn http_post(addr: SocketAddr, path: &str, body: &str) -> Result<(u16, Str
     Ok((status, body.to_string()))
 }
 
-/// What a socket receives: `hello`, `state` or `error`.
+/// What a socket receives: `hello`, `state`, `update` or `error` (a
+/// player needs only the game now, which `state` and `update` both carry).
 #[derive(Deserialize)]
-struct Incoming {
-    #[serde(rename = "type")]
-    kind: String,
-    game: Option<StateLite>,
+struct Incoming<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(borrow)]
+    game: Option<StateLite<'a>>,
     error: Option<String>,
 }
 
-/// The parts of a pushed state the players need.
+/// The parts of a pushed state the players need, borrowed from the message
+/// where they can be (the load generator shares the server's machine: its
+/// CPU time is taken from the server's).
 #[derive(Deserialize)]
-struct StateLite {
-    status: String,
+struct StateLite<'a> {
+    #[serde(borrow)]
+    status: Cow<'a, str>,
     ply: i64,
-    side_to_move: String,
-    legal_moves: Legal,
+    #[serde(borrow)]
+    side_to_move: Cow<'a, str>,
+    #[serde(borrow)]
+    legal_moves: Legal<'a>,
 }
 
 #[derive(Deserialize)]
-struct Legal {
-    from: HashMap<String, Vec<LegalMove>>,
-    drops: Vec<LegalMove>,
-    pass: Option<String>,
+struct Legal<'a> {
+    #[serde(borrow)]
+    from: HashMap<Cow<'a, str>, Vec<LegalMove<'a>>>,
+    #[serde(borrow)]
+    drops: Vec<LegalMove<'a>>,
+    #[serde(borrow)]
+    pass: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
-struct LegalMove {
-    notation: String,
+struct LegalMove<'a> {
+    #[serde(borrow)]
+    notation: Cow<'a, str>,
 }
 
-impl Legal {
+impl Legal<'_> {
     fn random(self, rng: &mut StdRng) -> Option<String> {
-        let mut all: Vec<String> =
+        let mut all: Vec<Cow<'_, str>> =
             self.from.into_values().flatten().chain(self.drops).map(|m| m.notation).chain(self.pass).collect();
         if all.is_empty() {
             return None;
@@ -531,7 +562,7 @@ impl Legal {
         // HashMap order is random per process: sort for a reproducible choice.
         all.sort_unstable();
         let i = rng.random_range(0..all.len());
-        Some(all.swap_remove(i))
+        Some(all.swap_remove(i).into_owned())
     }
 }
 
@@ -561,10 +592,13 @@ struct Slot {
     queued_ply: i64,
     /// Being replaced by a new game.
     retiring: bool,
+    /// The ply at which this game resigns (the first generation only).
+    resign_at: Option<i64>,
 }
 
-/// A move ready to send: (slot, generation, side, ply, notation).
-type Ready = (usize, u64, usize, i64, String);
+/// A command ready to send: (slot, generation, side, ply, the move's
+/// notation or `None` to resign).
+type Ready = (usize, u64, usize, i64, Option<String>);
 
 struct Client {
     shared: Arc<Shared>,
@@ -576,6 +610,8 @@ struct Client {
     stats: Vec<WindowStats>,
     phase: usize,
     next_generation: u64,
+    /// See `--stagger`.
+    stagger: u32,
 }
 
 struct ClientReport {
@@ -584,8 +620,9 @@ struct ClientReport {
 }
 
 impl Client {
-    fn new(shared: Arc<Shared>, rate: f64, windows: usize, rng: StdRng) -> Client {
+    fn new(shared: Arc<Shared>, rate: f64, windows: usize, rng: StdRng, stagger: u32) -> Client {
         Client {
+            stagger,
             shared,
             rate,
             rng,
@@ -605,7 +642,11 @@ impl Client {
         let (white_sink, white_stream) = white.split();
         let (black_sink, black_stream) = black.split();
         let index = slot.unwrap_or(self.slots.len());
+        // Only the games created together at the start resign early: their
+        // replacements start one at a time and are played to their end.
+        let resign_at = (slot.is_none() && self.stagger > 0).then(|| self.rng.random_range(0..self.stagger) as i64);
         let fresh = Slot {
+            resign_at,
             id: game.id,
             generation,
             sinks: [white_sink, black_sink],
@@ -654,7 +695,9 @@ impl Client {
             refilled = now;
             while credit >= 1.0 {
                 let Some(ready) = self.ready.pop_front() else { break };
-                if self.send_move(ready).await {
+                // A resignation is sent but not paced: the target is moves.
+                let is_move = ready.4.is_some();
+                if self.send(ready).await && is_move {
                     credit -= 1.0;
                 }
             }
@@ -682,14 +725,20 @@ impl Client {
         Ok(ClientReport { windows: self.stats, unanswered })
     }
 
-    /// Sends a queued move if its game is still where it was; whether it did.
-    async fn send_move(&mut self, (slot, generation, side, ply, notation): Ready) -> bool {
+    /// Sends a queued command if its game is still where it was; whether it did.
+    async fn send(&mut self, (slot, generation, side, ply, notation): Ready) -> bool {
         let s = &mut self.slots[slot];
         if s.generation != generation || s.retiring || s.in_flight.is_some() {
             return false;
         }
-        let text = format!(r#"{{"type":"move","move":"{notation}","ply":{ply}}}"#);
-        s.in_flight = Some((ply, Instant::now(), side));
+        let text = match notation {
+            Some(notation) => {
+                s.in_flight = Some((ply, Instant::now(), side));
+                format!(r#"{{"type":"move","move":"{notation}","ply":{ply}}}"#)
+            }
+            // Answered by the final state, which retires the game.
+            None => r#"{"type":"resign"}"#.to_string(),
+        };
         if let Err(e) = s.sinks[side].send(Message::Text(text.into())).await {
             let what = format!("game {}: sending a move: {e}", s.id);
             s.in_flight = None;
@@ -719,9 +768,10 @@ impl Client {
             }
         };
         // The mover's own copy of the state it caused needs no reading.
+        let is_state = |t: &str| t.starts_with(r#"{"type":"update""#) || t.starts_with(r#"{"type":"state""#);
         if let Some((_, _, mover)) = self.slots[slot].in_flight
             && mover == side
-            && text.as_str().starts_with(r#"{"type":"state""#)
+            && is_state(text.as_str())
         {
             return;
         }
@@ -732,14 +782,14 @@ impl Client {
                 return;
             }
         };
-        match incoming.kind.as_str() {
+        match incoming.kind.as_ref() {
             "error" => {
                 let id = self.slots[slot].id.clone();
                 self.error(format!("game {id}: {}", incoming.error.unwrap_or_default()));
                 // The game's state is in doubt: replace it.
                 self.retire(slot, replace).await;
             }
-            "state" => {
+            "state" | "update" => {
                 let Some(state) = incoming.game else { return };
                 let me = if side == 0 { "white" } else { "black" };
                 if state.status == "over" {
@@ -766,8 +816,10 @@ impl Client {
                 let s = &mut self.slots[slot];
                 if state.ply > s.queued_ply && s.in_flight.is_none() {
                     s.queued_ply = state.ply;
-                    if let Some(m) = state.legal_moves.random(&mut self.rng) {
-                        self.ready.push_back((slot, generation, side, state.ply, m));
+                    if s.resign_at.is_some_and(|at| state.ply >= at) {
+                        self.ready.push_back((slot, generation, side, state.ply, None));
+                    } else if let Some(m) = state.legal_moves.random(&mut self.rng) {
+                        self.ready.push_back((slot, generation, side, state.ply, Some(m)));
                     }
                 }
             }

@@ -15,6 +15,12 @@ use monte_rules::perft::{divide, perft};
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 
+/// mimalloc rather than glibc's malloc: the game server allocates and
+/// frees many small buffers per move (JSON, legal move lists, frames), and
+/// glibc's malloc was about 15% of its time (docs/server-load.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod bench;
 mod board;
 mod engine;

@@ -342,12 +342,25 @@ fn two_instances_on_one_postgres() {
     runtime.block_on(async {
         let url = format!("ws://{}/api/games/{id}/ws", b.addr);
         let (mut spectator, _) = tokio_tungstenite::connect_async(url).await.expect("spectator on B");
+        // The spectator's copy of the game: a `state` replaces it, an
+        // `update` (a change made on B itself) is applied to it.
+        let mut seen = Value::Null;
         let mut next_state = async || loop {
             let msg = tokio::time::timeout(Duration::from_secs(10), spectator.next()).await.expect("in time");
             let text = msg.expect("open").expect("a message").into_text().unwrap();
             let v: Value = serde_json::from_str(&text).unwrap();
             if v["type"] == "state" {
-                return v["game"].clone();
+                seen = v["game"].clone();
+                return seen.clone();
+            }
+            if v["type"] == "update" {
+                assert_eq!(v["game"]["version"].as_i64(), seen["version"].as_i64().map(|n| n + 1), "{v}");
+                let keep = v["history"]["keep"].as_u64().unwrap() as usize;
+                let mut history = seen["history"].as_array().unwrap()[..keep].to_vec();
+                history.extend(v["history"]["add"].as_array().unwrap().iter().cloned());
+                seen = v["game"].clone();
+                seen["history"] = Value::Array(history);
+                return seen.clone();
             }
         };
         assert_eq!(next_state().await["ply"], 0);

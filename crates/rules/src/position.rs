@@ -242,3 +242,36 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
 pub(crate) fn parse_ply(s: &str) -> Result<u32, PositionError> {
     s.parse::<u32>().map_err(|_| PositionError::new(format!("plies played: expected a number 0 or more, found `{s}`")))
 }
+
+/// A square's name from its 0-based file and rank: `c3`, `j10`. Written
+/// by hand rather than with `format!`: the game server names every
+/// square of every legal move after each move, and the formatting
+/// machinery was most of that cost.
+pub(crate) fn square_text(file: i32, rank: i32) -> String {
+    let number = rank + 1;
+    if !(0..26).contains(&file) || !(1..100).contains(&number) {
+        // Not on any board of these games; still a name.
+        return format!("{}{}", (b'a' as i32 + file) as u8 as char, number);
+    }
+    let mut s = String::with_capacity(3);
+    s.push((b'a' + file as u8) as char);
+    if number >= 10 {
+        s.push((b'0' + (number / 10) as u8) as char);
+    }
+    s.push((b'0' + (number % 10) as u8) as char);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn square_names_are_the_file_letter_and_the_rank_number() {
+        for file in 0..26 {
+            for rank in 0..99 {
+                let expected = format!("{}{}", (b'a' + file as u8) as char, rank + 1);
+                assert_eq!(super::square_text(file, rank), expected);
+            }
+        }
+        assert_eq!(super::square_text(9, 9), "j10");
+    }
+}

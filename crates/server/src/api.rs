@@ -24,8 +24,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 use crate::App;
 use crate::error::{ApiError, ApiResult};
 use crate::games::{Action, NewGame, SeatSpec};
-use crate::hub::state_message;
-use crate::model::{GameView, now_ms, parse_side, side_name};
+use crate::hub::{Push, state_message};
+use crate::model::{GameView, hash_token, now_ms, parse_side, side_name};
 
 /// The OpenAPI document (written by hand, checked against the routes by a test).
 pub const OPENAPI: &str = include_str!("openapi.json");
@@ -281,11 +281,13 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResul
 async fn show_invite(State(app): State<Arc<App>>, Path(code): Path<String>) -> ApiResult<Json<Value>> {
     let id = find_invite(&app, &code).await?;
     let loaded = app.games.get(&id).await?;
-    let open: Vec<&str> = [("white", loaded.view(0).seats.white.open), ("black", loaded.view(0).seats.black.open)]
+    let view = loaded.view(now_ms());
+    let seats = &view.now.seats;
+    let open: Vec<&str> = [("white", seats.white.open), ("black", seats.black.open)]
         .into_iter()
         .filter_map(|(s, o)| o.then_some(s))
         .collect();
-    Ok(Json(json!({ "game": loaded.view(now_ms()), "open": open })))
+    Ok(Json(json!({ "game": view, "open": open })))
 }
 
 async fn find_invite(app: &App, code: &str) -> ApiResult<String> {
@@ -327,16 +329,15 @@ async fn websocket(
     Query(q): Query<WsQuery>,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    let loaded = app.games.current(&id).await?;
-    if let Some(t) = &q.token
-        && loaded.side_of(t).is_none()
-    {
+    let hash = q.token.as_deref().map(hash_token);
+    let seated = app.games.read(&id, |l| hash.as_deref().map(|h| l.side_of_hash(h).is_some())).await?;
+    if seated == Some(false) {
         return Err(ApiError::forbidden("this token holds no seat of this game"));
     }
     // Commands are small: a small read buffer (the default, 128 KiB, is
     // zeroed on every read and held per socket; docs/server-load.md).
     let ws = ws.max_message_size(16 * 1024).read_buffer_size(4 * 1024);
-    Ok(ws.on_upgrade(move |socket| session(socket, app, id, q.token)))
+    Ok(ws.on_upgrade(move |socket| session(socket, app, id, hash)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -353,19 +354,38 @@ struct WsCommand {
 }
 
 /// One WebSocket client: the game's state now and after every change, and
-/// the seat holder's commands.
-async fn session(socket: WebSocket, app: Arc<App>, id: String, token: Option<String>) {
-    let mut changes = app.games.hub.subscribe(&id);
+/// the seat holder's commands. `token_hash`: the [`hash_token`] of the
+/// socket's token.
+///
+/// The socket keeps the version its client has (`sent`) and sends an
+/// `update` only if it applies to that version; otherwise (a change heard
+/// of from another instance, a game reloaded in between) it sends the
+/// complete state. So a client can apply every update to the state it has.
+async fn session(socket: WebSocket, app: Arc<App>, id: String, token_hash: Option<String>) {
+    let changes = app.games.hub.subscribe(&id);
+    serve_socket(socket, &app, &id, token_hash, changes).await;
+    // `changes` is dropped by now.
+    app.games.hub.unsubscribe(&id);
+}
+
+async fn serve_socket(
+    socket: WebSocket,
+    app: &Arc<App>,
+    id: &str,
+    token_hash: Option<String>,
+    mut changes: tokio::sync::broadcast::Receiver<Push>,
+) {
     let (mut sink, mut stream) = socket.split();
-    // Subscribed first, then the current state: no change falls between.
-    let greeting = match app.games.current(&id).await {
-        Ok(l) => state_message(&l.view(now_ms())),
-        Err(_) => return,
-    };
-    let you = match &token {
-        Some(t) => app.games.current(&id).await.ok().and_then(|l| l.side_of(t)).map(side_name),
-        None => None,
-    };
+    // Subscribed first, then the current state: no change falls between
+    // (changes up to the greeting's version are skipped below).
+    let greeting = app
+        .games
+        .read(id, |l| {
+            let you = token_hash.as_deref().and_then(|h| l.side_of_hash(h)).map(side_name);
+            (you, l.row.version, state_message(&l.view(now_ms())))
+        })
+        .await;
+    let Ok((you, mut sent, greeting)) = greeting else { return };
     let hello = json!({ "type": "hello", "you": you }).to_string();
     if sink.send(Message::Text(hello.into())).await.is_err() || sink.send(Message::Text(greeting)).await.is_err() {
         return;
@@ -375,16 +395,26 @@ async fn session(socket: WebSocket, app: Arc<App>, id: String, token: Option<Str
     loop {
         tokio::select! {
             change = changes.recv() => {
-                let text = match change {
-                    Ok(text) => text,
-                    // Too slow for the backlog: skip to the latest state.
-                    Err(RecvError::Lagged(_)) => match app.games.current(&id).await {
-                        Ok(l) => state_message(&l.view(now_ms())),
-                        Err(_) => break,
-                    },
+                let push = match change {
+                    Ok(push) if forward(sent, &push) == Forward::Skip => continue,
+                    Ok(push) if forward(sent, &push) == Forward::Send => push,
+                    // Too slow for the backlog, or an update that does not
+                    // follow what the client has: the complete state.
+                    Ok(_) | Err(RecvError::Lagged(_)) => {
+                        let latest = app.games.read(id, |l| Push {
+                            version: l.row.version,
+                            update: false,
+                            text: state_message(&l.view(now_ms())),
+                        });
+                        match latest.await {
+                            Ok(push) => push,
+                            Err(_) => break,
+                        }
+                    }
                     Err(RecvError::Closed) => break,
                 };
-                if sink.send(Message::Text(text)).await.is_err() {
+                sent = push.version;
+                if sink.send(Message::Text(push.text)).await.is_err() {
                     break;
                 }
             }
@@ -401,7 +431,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: String, token: Option<Str
                 };
                 let limited = app.config.ws_rate > 0.0;
                 let reply = if !limited || bucket.take(ws_burst, app.config.ws_rate) {
-                    command(&app, &id, token.as_deref(), text.as_str()).await
+                    command(app, id, token_hash.as_deref(), text.as_str()).await
                 } else {
                     Err((ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many commands: slow down"), None))
                 };
@@ -416,8 +446,29 @@ async fn session(socket: WebSocket, app: Arc<App>, id: String, token: Option<Str
     }
 }
 
-/// Runs a WebSocket command; success is seen as the state message that follows.
-async fn command(app: &App, id: &str, token: Option<&str>, text: &str) -> Result<(), (ApiError, Option<Value>)> {
+/// What a socket does with a push, its client having version `sent`.
+#[derive(Debug, PartialEq, Eq)]
+enum Forward {
+    /// The client has it already (it came with the greeting).
+    Skip,
+    Send,
+    /// An update that does not follow what the client has: send the
+    /// complete state instead.
+    Complete,
+}
+
+fn forward(sent: i64, push: &Push) -> Forward {
+    if push.version <= sent {
+        Forward::Skip
+    } else if !push.update || push.version == sent + 1 {
+        Forward::Send
+    } else {
+        Forward::Complete
+    }
+}
+
+/// Runs a WebSocket command; success is seen as the push that follows.
+async fn command(app: &App, id: &str, token_hash: Option<&str>, text: &str) -> Result<(), (ApiError, Option<Value>)> {
     let cmd: WsCommand =
         serde_json::from_str(text).map_err(|e| (ApiError::bad_request(format!("invalid command: {e}")), None))?;
     let cid = cmd.id.clone();
@@ -433,7 +484,7 @@ async fn command(app: &App, id: &str, token: Option<&str>, text: &str) -> Result
         "ping" => return Ok(()),
         other => return Err(fail(ApiError::bad_request(format!("unknown command `{other}`")))),
     };
-    app.games.perform(id, token, action).await.map(|_| ()).map_err(fail)
+    app.games.perform_quietly(id, token_hash, action).await.map(|_| ()).map_err(fail)
 }
 
 /// Every error answer is JSON: errors from layers and extractors that are
@@ -516,4 +567,24 @@ async fn rate_limit(State(limiter): State<Arc<RateLimiter>>, req: Request<Body>,
         return ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many requests: slow down").into_response();
     }
     next.run(req).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Forward, Push, forward};
+
+    #[test]
+    fn a_socket_sends_only_updates_that_follow_what_its_client_has() {
+        let push = |version, update| Push { version, update, text: "{}".into() };
+        // Changes up to the greeting's version are not sent again.
+        assert_eq!(forward(5, &push(5, true)), Forward::Skip);
+        assert_eq!(forward(5, &push(4, false)), Forward::Skip);
+        // The next version: the update applies.
+        assert_eq!(forward(5, &push(6, true)), Forward::Send);
+        // A version missed (a change this instance did not push): an update
+        // would not apply, so the complete state goes instead.
+        assert_eq!(forward(5, &push(7, true)), Forward::Complete);
+        // A complete state always applies.
+        assert_eq!(forward(5, &push(9, false)), Forward::Send);
+    }
 }

@@ -88,9 +88,47 @@ struct Plan {
     state: GameState,
     truncate_from: Option<i64>,
     append: Vec<MoveRow>,
-    game: AnyGame,
+    game: GameChange,
     /// Reported to the caller after the commit (the mover's flag had fallen).
     then_fail: Option<ApiError>,
+}
+
+/// What a plan does to the rules' game held in the cache.
+enum GameChange {
+    /// Nothing (a resignation, a draw offer, a seat taken).
+    Same,
+    /// The move was already played on the cached game, in place: copying a
+    /// game copies every position since its start, a cost that grew with
+    /// its length. If the change is not committed, the cached game is
+    /// reloaded or dropped (`act`).
+    Played,
+    /// A new game (a take-back).
+    Replaced(AnyGame),
+}
+
+impl Plan {
+    /// A change of the state alone.
+    fn state(state: GameState) -> Plan {
+        Plan { state, truncate_from: None, append: Vec::new(), game: GameChange::Same, then_fail: None }
+    }
+}
+
+/// A game's lock held by `act`. A move is played on the cached game
+/// before its commit; if the commit fails, or the action stops half-way
+/// (its future dropped: a client gone), the cached game is dropped here
+/// and read again from the database by the next action.
+struct Held<'a> {
+    guard: tokio::sync::MutexGuard<'a, Option<Loaded>>,
+    /// The cached game may differ from what is committed.
+    dirty: bool,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if self.dirty {
+            *self.guard = None;
+        }
+    }
 }
 
 /// What a client may ask of a game.
@@ -145,18 +183,25 @@ impl Games {
         }
     }
 
-    /// The cached game (loaded if not cached): for WebSocket greetings.
+    /// The cached game (loaded if not cached), copied.
     pub async fn current(&self, id: &str) -> ApiResult<Loaded> {
+        self.read(id, Loaded::clone).await
+    }
+
+    /// `f` of the cached game (loaded if not cached), under the game's lock:
+    /// for WebSocket greetings, without copying the game.
+    pub async fn read<T>(&self, id: &str, f: impl FnOnce(&Loaded) -> T) -> ApiResult<T> {
         check_id(id)?;
         let slot = self.slot(id);
         let mut guard = slot.lock().await;
         if let Some(l) = guard.as_ref() {
-            return Ok(l.clone());
+            return Ok(f(l));
         }
         match self.load(id).await {
             Ok(loaded) => {
-                *guard = Some(loaded.clone());
-                Ok(loaded)
+                let answer = f(&loaded);
+                *guard = Some(loaded);
+                Ok(answer)
             }
             Err(e) => {
                 drop(guard);
@@ -210,23 +255,24 @@ impl Games {
         }
     }
 
-    /// Drops finished or idle games nobody watches from the cache, keeping
-    /// at most `keep` games.
+    /// Drops from the cache the finished games nobody watches (read from
+    /// the database if asked for again: they held every position they went
+    /// through), and, beyond `keep` games, the idle ones nobody watches.
     pub fn trim_cache(&self, keep: usize) {
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() <= keep {
-            return;
-        }
         let hub = &self.hub;
+        // Being acted on or watched: stays.
+        let busy = |id: &str, slot: &Slot| Arc::strong_count(slot) > 1 || hub.has_watchers(id);
         cache.retain(|id, slot| {
-            if Arc::strong_count(slot) > 1 || hub.has_watchers(id) {
-                return true;
-            }
-            match slot.try_lock() {
-                Ok(g) => g.as_ref().is_some_and(|l| l.row.state.status != "over"),
-                Err(_) => true,
-            }
+            busy(id, slot)
+                || match slot.try_lock() {
+                    Ok(g) => g.as_ref().is_some_and(|l| l.row.state.status != "over"),
+                    Err(_) => true,
+                }
         });
+        if cache.len() > keep {
+            cache.retain(|id, slot| busy(id, slot) || slot.try_lock().is_err());
+        }
     }
 
     pub async fn create(&self, new: NewGame) -> ApiResult<Created> {
@@ -341,7 +387,7 @@ impl Games {
         let token = new_token();
         let hash = hash_token(&token);
         let (view, taken) = self
-            .act(&id, None, |l, now| {
+            .act(&id, None, true, |l, now| {
                 let s = &l.row.state;
                 if s.invite.as_deref() != Some(code) {
                     return Err(ApiError::conflict("this invite has been used"));
@@ -369,85 +415,107 @@ impl Games {
                 }
                 state.ai_to_move = ai_to_move(&state);
                 state.updated_at = now;
-                Ok((
-                    Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None },
-                    side,
-                ))
+                Ok((Plan::state(state), side))
             })
             .await?;
-        Ok((view, taken, token))
+        Ok((full(view)?, taken, token))
     }
 
     /// Performs `action` for the holder of `token`: the new view and the
     /// token's side.
     pub async fn perform(&self, id: &str, token: Option<&str>, action: Action) -> ApiResult<(GameView, Side)> {
+        let hash = token.map(hash_token);
+        let (view, side) = self.perform_as(id, hash.as_deref(), action, true).await?;
+        Ok((full(view)?, side))
+    }
+
+    /// [`Games::perform`] for a WebSocket command, whose success is seen in
+    /// the push: no view is made for the caller, and the token comes hashed
+    /// ([`hash_token`], once per socket rather than once per command).
+    pub async fn perform_quietly(&self, id: &str, token_hash: Option<&str>, action: Action) -> ApiResult<Side> {
+        Ok(self.perform_as(id, token_hash, action, false).await?.1)
+    }
+
+    async fn perform_as(
+        &self,
+        id: &str,
+        token_hash: Option<&str>,
+        action: Action,
+        want_view: bool,
+    ) -> ApiResult<(Option<GameView>, Side)> {
         check_id(id)?;
-        let token =
-            token.ok_or_else(|| ApiError::unauthorized("this needs a seat token (Authorization: Bearer TOKEN)"))?;
-        self.act(id, None, |l, now| {
-            let side = l.side_of(token).ok_or_else(|| ApiError::forbidden("this token holds no seat of this game"))?;
+        let hash = token_hash
+            .ok_or_else(|| ApiError::unauthorized("this needs a seat token (Authorization: Bearer TOKEN)"))?;
+        self.act(id, None, want_view, |l, now| {
+            let side =
+                l.side_of_hash(hash).ok_or_else(|| ApiError::forbidden("this token holds no seat of this game"))?;
             Ok((plan(l, side, &action, now)?, side))
         })
         .await
     }
 
     /// Plays the AI's move computed for `version` (dropped if the game moved on).
-    pub async fn perform_ai(&self, id: &str, version: i64, notation: &str) -> ApiResult<GameView> {
-        let (view, ()) = self
-            .act(id, Some(version), |l, now| {
-                let side = l.game.side_to_move();
-                if ai_level(&l.seat(side).player).is_none() {
-                    return Err(ApiError::conflict("no AI is to move"));
-                }
-                Ok((plan(l, side, &Action::Move { text: notation.to_string(), ply: None }, now)?, ()))
-            })
-            .await?;
-        Ok(view)
+    pub async fn perform_ai(&self, id: &str, version: i64, notation: &str) -> ApiResult<()> {
+        self.act(id, Some(version), false, |l, now| {
+            let side = l.game.side_to_move();
+            if ai_level(&l.seat(side).player).is_none() {
+                return Err(ApiError::conflict("no AI is to move"));
+            }
+            Ok((plan(l, side, &Action::Move { text: notation.to_string(), ply: None }, now)?, ()))
+        })
+        .await?;
+        Ok(())
     }
 
     /// Ends the game on time if the side to move's flag has fallen.
-    pub async fn check_flag(&self, id: &str) -> ApiResult<GameView> {
-        let (view, ()) = self
-            .act(id, None, |l, now| match flag_plan(l, now) {
-                Some(p) => Ok((p, ())),
-                None => Err(ApiError::conflict("no flag has fallen")),
-            })
-            .await?;
-        Ok(view)
+    pub async fn check_flag(&self, id: &str) -> ApiResult<()> {
+        self.act(id, None, false, |l, now| match flag_plan(l, now) {
+            Some(p) => Ok((p, ())),
+            None => Err(ApiError::conflict("no flag has fallen")),
+        })
+        .await?;
+        Ok(())
     }
 
     /// Runs `decide` on the current game and commits what it decided; on a
     /// lost race reloads and decides once more. `only_version` refuses any
-    /// other version (the AI's move is for the position it searched).
+    /// other version (the AI's move is for the position it searched). The
+    /// view of the game after the change is made only if `want_view`.
+    ///
+    /// `decide` may play the move on the cached game (`GameChange::Played`)
+    /// only once nothing can fail any more: an error it returns must leave
+    /// the game as it was.
     async fn act<T>(
         &self,
         id: &str,
         only_version: Option<i64>,
-        decide: impl Fn(&Loaded, i64) -> ApiResult<(Plan, T)>,
-    ) -> ApiResult<(GameView, T)> {
+        want_view: bool,
+        decide: impl Fn(&mut Loaded, i64) -> ApiResult<(Plan, T)>,
+    ) -> ApiResult<(Option<GameView>, T)> {
         let slot = self.slot(id);
-        let mut guard = slot.lock().await;
+        let mut held = Held { guard: slot.lock().await, dirty: false };
         // With other instances on the database the cached game may be
         // behind (their notice still on its way): a refusal is confirmed on
         // a fresh copy before it is given.
         let shared = self.store.kind() == BackendKind::Postgres;
         let mut fresh = false;
-        let mut reload = guard.is_none();
+        let mut reload = held.guard.is_none();
         for _ in 0..4 {
             if reload {
                 match self.load(id).await {
-                    Ok(l) => *guard = Some(l),
+                    Ok(l) => *held.guard = Some(l),
                     Err(e) => {
-                        *guard = None;
-                        drop(guard);
+                        *held.guard = None;
+                        drop(held);
                         self.forget(id);
                         return Err(e);
                     }
                 }
+                held.dirty = false;
                 fresh = true;
             }
             reload = true;
-            let loaded = guard.as_ref().ok_or_else(|| ApiError::internal("game vanished"))?;
+            let loaded = held.guard.as_mut().ok_or_else(|| ApiError::internal("game vanished"))?;
             let now = now_ms();
             let decided = match only_version {
                 Some(v) if v != loaded.row.version => Err(ApiError::conflict("the game changed")),
@@ -458,26 +526,50 @@ impl Games {
                 Err(_) if shared && !fresh => continue,
                 Err(e) => return Err(e),
             };
+            // From here until the commit is known, the cached game may hold
+            // a move that is not committed (`GameChange::Played`).
+            held.dirty = true;
             let update = Update { state: &plan.state, truncate_from: plan.truncate_from, append: &plan.append };
-            if !self.store.commit(id, loaded.row.version, &update).await? {
-                continue;
+            match self.store.commit(id, loaded.row.version, &update).await {
+                Ok(true) => {}
+                // Lost a race: the loop reloads the game.
+                Ok(false) => continue,
+                // Committed or not, nobody knows: `held` drops the cached
+                // game, and the next action reads it from the database.
+                Err(e) => return Err(e.into()),
             }
-            // Committed: now it may be told. The cached game is brought
-            // up to date in place (its moves are not copied).
-            let mut next = guard.take().ok_or_else(|| ApiError::internal("game vanished"))?;
+            // Committed: now it may be told. The cached game is brought up
+            // to date in place (neither its moves nor its positions are
+            // copied), and the watchers are sent what changed.
+            let next = loaded;
             next.row.version += 1;
-            if let Some(from) = plan.truncate_from {
-                next.row.moves.retain(|m| m.ply < from);
-            }
+            let keep = match plan.truncate_from {
+                Some(from) => {
+                    next.row.moves.retain(|m| m.ply < from);
+                    from
+                }
+                None => next.row.moves.len() as i64,
+            };
+            let added: Vec<String> = plan.append.iter().map(|m| m.notation.clone()).collect();
             next.row.moves.extend(plan.append);
             next.row.state = plan.state;
-            next.game = plan.game;
-            let view = next.view(now);
-            self.hub.publish(id, &view);
+            if let GameChange::Replaced(game) = plan.game {
+                next.game = game;
+            }
+            // The view (the legal moves, the JSON) only if someone needs it.
+            let watched = self.hub.has_watchers(id);
+            let now_view = (watched || want_view).then(|| next.view_now(now));
+            if let Some(v) = now_view.as_ref().filter(|_| watched) {
+                self.hub.publish_update(id, v, keep, &added);
+            }
             if next.row.state.ai_to_move {
                 let _ = self.ai_queue.send(id.to_string());
             }
-            *guard = Some(next);
+            let view = now_view.filter(|_| want_view).map(|now_view| GameView {
+                now: now_view,
+                history: next.row.moves.iter().map(|m| m.notation.clone()).collect(),
+            });
+            held.dirty = false;
             return match plan.then_fail {
                 Some(e) => Err(e),
                 None => Ok((view, extra)),
@@ -511,8 +603,14 @@ impl Games {
     }
 }
 
-/// Checks a client's action against the game and plans its change.
-fn plan(l: &Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
+/// The view `act` was asked for.
+fn full(view: Option<GameView>) -> ApiResult<GameView> {
+    view.ok_or_else(|| ApiError::internal("no view of the game was made"))
+}
+
+/// Checks a client's action against the game and plans its change. A move
+/// is played on `l.game` in place, after every check (`act`).
+fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
     let s = &l.row.state;
     match s.status.as_str() {
         "waiting" => return Err(ApiError::conflict("the game has not started: a seat is still open")),
@@ -540,8 +638,9 @@ fn plan(l: &Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
             if text.len() > 200 {
                 return Err(ApiError::bad_request("the move text is too long"));
             }
-            let mut game = l.game.clone();
-            let notation = game.play(text.trim()).map_err(|e| ApiError::unprocessable(format!("`{text}`: {e}")))?;
+            // Nothing fails after this: the game is changed in place.
+            let notation = l.game.play(text.trim()).map_err(|e| ApiError::unprocessable(format!("`{text}`: {e}")))?;
+            let game = &l.game;
             // The mover's clock: time used, then the increment.
             if let Some(left) = l.time_left(side, now) {
                 let left = left + l.row.clock_increment_ms.unwrap_or(0);
@@ -567,14 +666,14 @@ fn plan(l: &Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
                 start_clock(&mut state, now);
             }
             state.ai_to_move = ai_to_move(&state);
-            Ok(Plan { state, truncate_from: None, append, game, then_fail: None })
+            Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None })
         }
         Action::Resign => {
             charge_running(&mut state, l, now);
             let winner = side_name(opponent).to_string();
             finish(&mut state, result_for(Some(opponent)), Some(winner), "resignation".into(), None);
             state.ai_to_move = false;
-            Ok(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+            Ok(Plan::state(state))
         }
         Action::OfferDraw => {
             if ai_level(&l.seat(opponent).player).is_some() {
@@ -585,7 +684,7 @@ fn plan(l: &Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
                 Some(_) => return plan(l, side, &Action::AcceptDraw, now),
                 None => state.draw_offer = Some(side_name(side).into()),
             }
-            Ok(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+            Ok(Plan::state(state))
         }
         Action::AcceptDraw | Action::DeclineDraw => {
             if s.draw_offer.as_deref().and_then(parse_side) != Some(opponent) {
@@ -597,7 +696,7 @@ fn plan(l: &Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
                 finish(&mut state, result_for(None), None, "agreement".into(), None);
                 state.ai_to_move = false;
             }
-            Ok(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+            Ok(Plan::state(state))
         }
         Action::TakeBack => {
             if ai_level(&l.seat(opponent).player).is_none() {
@@ -626,7 +725,13 @@ fn plan(l: &Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
             state.draw_offer = None;
             start_clock(&mut state, now);
             state.ai_to_move = ai_to_move(&state);
-            Ok(Plan { state, truncate_from: Some(keep), append: Vec::new(), game, then_fail: None })
+            Ok(Plan {
+                state,
+                truncate_from: Some(keep),
+                append: Vec::new(),
+                game: GameChange::Replaced(game),
+                then_fail: None,
+            })
         }
     }
 }
@@ -650,7 +755,7 @@ fn flag_plan(l: &Loaded, now: i64) -> Option<Plan> {
     finish(&mut state, result_for(Some(winner)), Some(side_name(winner).into()), "time".into(), None);
     state.ai_to_move = false;
     state.updated_at = now;
-    Some(Plan { state, truncate_from: None, append: Vec::new(), game: l.game.clone(), then_fail: None })
+    Some(Plan::state(state))
 }
 
 /// Stops the running clock where it stands (the game ends off the board).

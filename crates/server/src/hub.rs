@@ -1,6 +1,13 @@
 //! Push to the WebSocket clients of this instance: one broadcast channel
-//! per watched game, carrying the game's view as JSON text, serialized once
-//! per change whatever the number of watchers.
+//! per watched game, carrying each change as JSON text, serialized once per
+//! change whatever the number of watchers.
+//!
+//! A change made here is pushed as an `update`: the game now without its
+//! moves, and how the move list changed (moves kept, moves added), so that
+//! a push costs the same at move 10 and at move 500. A change heard of from
+//! another instance is pushed as a complete `state`. Each socket checks
+//! that an update follows the state its client has (`api.rs`, `session`),
+//! and sends a complete state instead when it does not.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -9,24 +16,45 @@ use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::model::GameView;
+use crate::model::{GameNow, GameView};
 
 /// Messages kept for a slow client before it is sent the latest state
-/// instead (every state is complete, so skipping loses nothing). Kept
-/// small: the channel holds on to its last messages, which are most of a
-/// watched game's memory.
+/// instead (a complete state, so skipping loses nothing). Kept small: the
+/// channel holds on to its last messages.
 const BACKLOG: usize = 2;
+
+/// One change, ready to send.
+#[derive(Clone, Debug)]
+pub struct Push {
+    /// The game's version after the change.
+    pub version: i64,
+    /// An `update` (applies to the state of `version - 1`), or a complete
+    /// `state`.
+    pub update: bool,
+    pub text: Utf8Bytes,
+}
 
 #[derive(Debug, Default)]
 pub struct Hub {
-    channels: Mutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
+    channels: Mutex<HashMap<String, broadcast::Sender<Push>>>,
 }
 
 impl Hub {
     /// Starts watching a game.
-    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Utf8Bytes> {
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Push> {
         let mut channels = self.channels.lock().unwrap_or_else(|p| p.into_inner());
         channels.entry(id.to_string()).or_insert_with(|| broadcast::channel(BACKLOG).0).subscribe()
+    }
+
+    /// A watcher of game `id` has gone (its receiver dropped): the game's
+    /// channel goes too if it was the last. Otherwise the channel of a game
+    /// that ended, and so is never pushed again, stayed for ever with its
+    /// last messages.
+    pub fn unsubscribe(&self, id: &str) {
+        let mut channels = self.channels.lock().unwrap_or_else(|p| p.into_inner());
+        if channels.get(id).is_some_and(|c| c.receiver_count() == 0) {
+            channels.remove(id);
+        }
     }
 
     pub fn has_watchers(&self, id: &str) -> bool {
@@ -40,15 +68,31 @@ impl Hub {
         channels.values().map(|c| c.receiver_count()).sum()
     }
 
-    /// Sends the new state of a game to its watchers here.
+    /// Sends the complete state of a game to its watchers here.
     pub fn publish(&self, id: &str, view: &GameView) {
-        let mut channels = self.channels.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(sender) = channels.get(id) else { return };
-        if sender.receiver_count() == 0 {
-            channels.remove(id);
-            return;
-        }
-        let _ = sender.send(state_message(view));
+        self.send(id, || Push { version: view.now.version, update: false, text: state_message(view) });
+    }
+
+    /// Sends a change made here: the game now, and its move list cut to
+    /// `keep` moves, then `add` appended.
+    pub fn publish_update(&self, id: &str, now: &GameNow, keep: i64, add: &[String]) {
+        self.send(id, || Push { version: now.version, update: true, text: update_message(now, keep, add) });
+    }
+
+    /// Serializes (only if someone watches) and sends.
+    fn send(&self, id: &str, push: impl FnOnce() -> Push) {
+        let sender = {
+            let mut channels = self.channels.lock().unwrap_or_else(|p| p.into_inner());
+            let Some(sender) = channels.get(id) else { return };
+            if sender.receiver_count() == 0 {
+                channels.remove(id);
+                return;
+            }
+            sender.clone()
+        };
+        // Serialized outside the hub's lock, which every game shares. The
+        // game's own lock, held by the caller, keeps its pushes in order.
+        let _ = sender.send(push());
     }
 }
 
@@ -61,7 +105,45 @@ pub fn state_message(view: &GameView) -> Utf8Bytes {
         kind: &'static str,
         game: &'a GameView,
     }
-    let text = serde_json::to_string(&StateMessage { kind: "state", game: view })
+    encode(&StateMessage { kind: "state", game: view })
+}
+
+/// `{"type":"update","game":{...without history},"history":{"keep":N,"add":[...]}}`.
+pub fn update_message(now: &GameNow, keep: i64, add: &[String]) -> Utf8Bytes {
+    #[derive(Serialize)]
+    struct HistoryChange<'a> {
+        keep: i64,
+        add: &'a [String],
+    }
+    #[derive(Serialize)]
+    struct UpdateMessage<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        game: &'a GameNow,
+        history: HistoryChange<'a>,
+    }
+    encode(&UpdateMessage { kind: "update", game: now, history: HistoryChange { keep, add } })
+}
+
+fn encode(message: &impl Serialize) -> Utf8Bytes {
+    let text = serde_json::to_string(message)
         .unwrap_or_else(|e| format!("{{\"type\":\"error\",\"error\":\"cannot encode the state: {e}\"}}"));
     Utf8Bytes::from(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Hub;
+
+    #[test]
+    fn a_game_channel_goes_with_its_last_watcher() {
+        let hub = Hub::default();
+        let (a, b) = (hub.subscribe("g1"), hub.subscribe("g1"));
+        drop(a);
+        hub.unsubscribe("g1");
+        assert!(hub.has_watchers("g1"), "one watcher is left");
+        drop(b);
+        hub.unsubscribe("g1");
+        assert!(hub.channels.lock().unwrap().is_empty(), "the channel is gone");
+    }
 }

@@ -40,8 +40,12 @@ impl Loaded {
 
     /// The side whose seat `token` holds.
     pub fn side_of(&self, token: &str) -> Option<Side> {
-        let hash = hash_token(token);
-        Side::BOTH.into_iter().find(|&s| self.seat(s).token_hash.as_deref() == Some(hash.as_str()))
+        self.side_of_hash(&hash_token(token))
+    }
+
+    /// The side whose seat the token of this [`hash_token`] holds.
+    pub fn side_of_hash(&self, hash: &str) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&s| self.seat(s).token_hash.as_deref() == Some(hash))
     }
 
     /// Time left for `side` at `now` (the running clock included).
@@ -58,8 +62,14 @@ impl Loaded {
         })
     }
 
-    /// The view a client gets.
+    /// The view a client gets: the game now and all its moves.
     pub fn view(&self, now: i64) -> GameView {
+        GameView { now: self.view_now(now), history: self.row.moves.iter().map(|m| m.notation.clone()).collect() }
+    }
+
+    /// The view without the moves played: what a pushed update carries, so
+    /// that its cost does not grow with the game's length.
+    pub fn view_now(&self, now: i64) -> GameNow {
         let row = &self.row;
         let s = &row.state;
         let mut legal = LegalMoves::default();
@@ -91,7 +101,7 @@ impl Loaded {
             running: s.turn_started_at.map(|_| s.side_to_move.clone()),
             deadline_at: s.deadline_at,
         });
-        GameView {
+        GameNow {
             id: row.id.clone(),
             version: row.version,
             game: row.kind.clone(),
@@ -104,7 +114,6 @@ impl Loaded {
             seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
             invite: s.invite.clone(),
             legal_moves: legal,
-            history: row.moves.iter().map(|m| m.notation.clone()).collect(),
             clock,
             draw_offer: s.draw_offer.clone(),
             result: s.result.as_ref().map(|r| ResultView {
@@ -140,9 +149,18 @@ impl Loaded {
 }
 
 /// The game as every client sees it (players and spectators alike: there
-/// is no hidden information).
+/// is no hidden information): the game now and the moves played.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameView {
+    #[serde(flatten)]
+    pub now: GameNow,
+    /// The moves played, in notation (`ply` of them).
+    pub history: Vec<String>,
+}
+
+/// Everything of a [`GameView`] but the moves played.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameNow {
     pub id: String,
     /// Bumped by every change.
     pub version: i64,
@@ -158,7 +176,6 @@ pub struct GameView {
     pub seats: Seats,
     pub invite: Option<String>,
     pub legal_moves: LegalMoves,
-    pub history: Vec<String>,
     pub clock: Option<ClockView>,
     pub draw_offer: Option<String>,
     pub result: Option<ResultView>,

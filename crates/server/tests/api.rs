@@ -307,6 +307,69 @@ async fn ai_replies_and_moves_are_taken_back() {
     assert_eq!(status, StatusCode::CONFLICT);
 }
 
+/// A game without the reading time (`server_time`, and the clock's time
+/// left, which is worked out at it).
+fn strip_time(game: &Value) -> Value {
+    let mut game = game.clone();
+    game["server_time"] = Value::Null;
+    game["clock"] = Value::Null;
+    game
+}
+
+#[tokio::test]
+async fn a_take_back_is_pushed_as_an_update_that_shortens_the_move_list() {
+    let s = sqlite().await;
+    let addr = listen(&s).await;
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "ai:1" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let white = a["tokens"]["white"].as_str().unwrap();
+    let mut ws = connect(addr, id, Some(white)).await;
+    let mut game = next_of(&mut ws, "state").await["game"].clone();
+    ws.send(Message::Text(json!({ "type": "move", "move": "c3-d4", "ply": 0 }).to_string().into())).await.unwrap();
+    while game["ply"] != 2 {
+        assert_eq!(next_change(&mut ws, &mut game).await, "update");
+    }
+    assert_eq!(game["history"][0], "c3-d4");
+    ws.send(Message::Text(json!({ "type": "takeback" }).to_string().into())).await.unwrap();
+    let update = next_of(&mut ws, "update").await;
+    // The update is what the OpenAPI document says: a GameNow (a Game
+    // without `history`) and the change of the move list.
+    let doc = s.ok("GET", "/api/openapi.json", None, None).await;
+    let schema = &doc["components"]["schemas"]["GameNow"];
+    let fields: Vec<&String> = update["game"].as_object().unwrap().keys().collect();
+    let mut documented: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    documented.sort();
+    let mut sorted = fields.clone();
+    sorted.sort();
+    assert_eq!(sorted, documented);
+    for required in schema["required"].as_array().unwrap() {
+        assert!(fields.contains(&&required.as_str().unwrap().to_string()), "{required} missing");
+    }
+    assert_eq!(update["history"], json!({ "keep": 0, "add": [] }));
+    assert_eq!(apply(&mut game, &update), "update");
+    assert_eq!(game["history"], json!([]));
+    assert_eq!(game["ply"], 0);
+    let read = s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"].clone();
+    assert_eq!(strip_time(&game), strip_time(&read));
+}
+
+#[tokio::test]
+async fn finished_games_nobody_watches_leave_memory() {
+    let s = sqlite().await;
+    let over = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let live = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let (id, white) = (over["game"]["id"].as_str().unwrap(), over["tokens"]["white"].as_str().unwrap());
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(white), None).await;
+    let games = &s.instance.app.games;
+    assert_eq!(games.cached(), 2);
+    games.trim_cache(10_000);
+    assert_eq!(games.cached(), 1, "the finished game left, the live one stayed");
+    // And is read again when asked for.
+    assert_eq!(s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["status"], "over");
+    let live_id = live["game"]["id"].as_str().unwrap();
+    assert_eq!(s.ok("GET", &format!("/api/games/{live_id}"), None, None).await["game"]["status"], "active");
+}
+
 #[tokio::test]
 async fn ai_on_postgres() {
     if skip_postgres("ai_on_postgres") {
@@ -495,6 +558,40 @@ async fn next_of(ws: &mut Ws, kind: &str) -> Value {
     }
 }
 
+/// Brings a client's copy of a game up to date with a pushed message, as a
+/// board does: a `state` replaces it, an `update` is applied to it (and
+/// must follow it). Returns the message's type.
+fn apply(game: &mut Value, message: &Value) -> String {
+    match message["type"].as_str() {
+        Some("state") => *game = message["game"].clone(),
+        Some("update") => {
+            let (old, new) = (game["version"].as_i64().unwrap(), message["game"]["version"].as_i64().unwrap());
+            assert_eq!(new, old + 1, "an update follows the state the client has: {message}");
+            assert!(message["game"].get("history").is_none(), "an update does not carry every move: {message}");
+            let keep = message["history"]["keep"].as_u64().unwrap() as usize;
+            let mut history = game["history"].as_array().unwrap()[..keep].to_vec();
+            history.extend(message["history"]["add"].as_array().unwrap().iter().cloned());
+            *game = message["game"].clone();
+            game["history"] = Value::Array(history);
+        }
+        _ => panic!("not a state or an update: {message}"),
+    }
+    message["type"].as_str().unwrap().to_string()
+}
+
+/// Waits for the next state or update of `ws` and applies it to `game`:
+/// the message's type.
+async fn next_change(ws: &mut Ws, game: &mut Value) -> String {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
+        let Some(Ok(Message::Text(t))) = msg else { panic!("websocket ended: {msg:?}") };
+        let v: Value = serde_json::from_str(&t).unwrap();
+        if v["type"] == "state" || v["type"] == "update" {
+            return apply(game, &v);
+        }
+    }
+}
+
 #[tokio::test]
 async fn websocket_pushes_every_change_to_players_and_spectators() {
     let s = sqlite().await;
@@ -507,18 +604,25 @@ async fn websocket_pushes_every_change_to_players_and_spectators() {
     let mut watcher = connect(addr, id, None).await;
     assert_eq!(next_of(&mut w, "hello").await["you"], "white");
     assert_eq!(next_of(&mut watcher, "hello").await["you"], Value::Null);
+    let mut games = Vec::new();
     for ws in [&mut w, &mut b, &mut watcher] {
-        assert_eq!(next_of(ws, "state").await["game"]["ply"], 0);
+        let greeting = next_of(ws, "state").await["game"].clone();
+        assert_eq!(greeting["ply"], 0);
+        games.push(greeting);
     }
-    // A move over the socket reaches everyone.
+    // A move over the socket reaches everyone, as an update.
     w.send(Message::Text(json!({ "type": "move", "move": "c3-d4", "ply": 0 }).to_string().into())).await.unwrap();
-    for ws in [&mut w, &mut b, &mut watcher] {
-        let v = next_of(ws, "state").await;
-        assert_eq!(v["game"]["history"], json!(["c3-d4"]));
+    for (ws, game) in [&mut w, &mut b, &mut watcher].into_iter().zip(&mut games) {
+        assert_eq!(next_change(ws, game).await, "update");
+        assert_eq!(game["history"], json!(["c3-d4"]));
     }
-    // A move over HTTP too.
+    // A move over HTTP too: the updated copies are the game as read.
     s.ok("POST", &format!("/api/games/{id}/moves"), Some(black), Some(json!({ "move": "h8-g7" }))).await;
-    assert_eq!(next_of(&mut watcher, "state").await["game"]["ply"], 2);
+    let read = s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"].clone();
+    for (ws, game) in [&mut w, &mut b, &mut watcher].into_iter().zip(&mut games) {
+        assert_eq!(next_change(ws, game).await, "update");
+        assert_eq!(strip_time(game), strip_time(&read));
+    }
     // Spectators cannot act; wrong commands are answered with errors.
     watcher.send(Message::Text(json!({ "type": "resign" }).to_string().into())).await.unwrap();
     assert_eq!(next_of(&mut watcher, "error").await["status"], 401);
@@ -545,16 +649,21 @@ async fn two_instances_on_one_postgres_share_games_and_push() {
     let id = created["game"]["id"].as_str().unwrap();
     let white = created["tokens"]["white"].as_str().unwrap();
     let mut watcher = connect(addr_b, id, None).await;
-    next_of(&mut watcher, "state").await;
+    let mut seen = next_of(&mut watcher, "state").await["game"].clone();
     let mv = some_move(&created["game"]);
     a.ok("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": mv }))).await;
-    let pushed = next_of(&mut watcher, "state").await;
-    assert_eq!(pushed["game"]["history"], json!([mv]), "a move on A reaches a spectator on B");
-    // B's cached copy was refreshed by the notice: black plays through B.
+    // A change made on another instance comes complete.
+    assert_eq!(next_change(&mut watcher, &mut seen).await, "state");
+    assert_eq!(seen["history"], json!([mv]), "a move on A reaches a spectator on B");
+    // B's cached copy was refreshed by the notice: black plays through B,
+    // and B's spectator gets an update of what it has.
     let black = created["tokens"]["black"].as_str().unwrap();
-    let reply = some_move(&pushed["game"]);
+    let reply = some_move(&seen);
     b.ok("POST", &format!("/api/games/{id}/moves"), Some(black), Some(json!({ "move": reply }))).await;
-    assert_eq!(a.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["ply"], 2);
+    assert_eq!(next_change(&mut watcher, &mut seen).await, "update");
+    let read = a.ok("GET", &format!("/api/games/{id}"), None, None).await["game"].clone();
+    assert_eq!(read["ply"], 2);
+    assert_eq!(strip_time(&seen), strip_time(&read));
     // Against the AI, with both instances ready to move for it: one move each time.
     let ai = a.create(json!({ "game": "salta", "white": "ai:1", "black": "ai:1" })).await;
     let aid = ai["game"]["id"].as_str().unwrap();

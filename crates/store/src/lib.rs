@@ -8,9 +8,10 @@
 //! is announced with `NOTIFY` (inside the same transaction, so only
 //! committed changes are announced) for the other server instances.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::str::FromStr;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 use std::time::Duration;
 
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
@@ -783,7 +784,7 @@ async fn write_batch(backend: &Backend, instance: &str, batch: &[Job]) -> Result
             // shapes, prepared once, serve every batch size.
             let mut rest = &moves[..];
             while !rest.is_empty() {
-                let size = 1 << rest.len().min(64).ilog2();
+                let size = 1 << rest.len().min(SQLITE_CHUNK).ilog2();
                 let (chunk, tail) = rest.split_at(size);
                 applied.extend(sqlite_moves(&mut tx, chunk).await?);
                 rest = tail;
@@ -824,12 +825,80 @@ async fn write_batch(backend: &Backend, instance: &str, batch: &[Job]) -> Result
         .collect())
 }
 
-/// `($1, $2, ...), ($7, ...)`: `rows` groups of `columns` placeholders.
-fn placeholder_rows(rows: usize, columns: usize, wrap: impl Fn(&[String]) -> String) -> String {
-    (0..rows)
-        .map(|r| wrap(&(1..=columns).map(|c| format!("${}", r * columns + c)).collect::<Vec<_>>()))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Most rows in one SQLite batch statement (`write_batch` cuts bigger
+/// batches into chunks).
+const SQLITE_CHUNK: usize = 64;
+
+/// `(?, ?, ...), (?, ...)`: `rows` groups of `columns` placeholders, each
+/// group wrapped by `wrap` (given the group's placeholders).
+///
+/// Anonymous `?`, not `$N`: for a numbered or named parameter sqlx asks
+/// SQLite its name, which SQLite finds by a linear search, so binding the
+/// 1,152 parameters of a batch of 64 took a quadratic 11% of the server's
+/// time (docs/server-load.md); `?` has no name to look up.
+fn placeholder_rows(rows: usize, columns: usize, wrap: impl Fn(&[&str]) -> String) -> String {
+    let group = vec!["?"; columns];
+    vec![wrap(&group); rows].join(", ")
+}
+
+/// The text of a batch statement for `rows` rows (1 to [`SQLITE_CHUNK`]),
+/// made once: sqlx keeps the prepared statement, but the text of a big
+/// batch took as long to write as to run.
+fn sqlite_batch_sql(cache: &'static [OnceLock<String>], rows: usize, make: fn(usize) -> String) -> Cow<'static, str> {
+    match cache.get(rows) {
+        Some(cell) => Cow::Borrowed(cell.get_or_init(|| make(rows))),
+        // Not reached (chunks are at most SQLITE_CHUNK rows); still right.
+        None => Cow::Owned(make(rows)),
+    }
+}
+
+static SQLITE_INSERT_MOVES: [OnceLock<String>; SQLITE_CHUNK + 1] = [const { OnceLock::new() }; SQLITE_CHUNK + 1];
+static SQLITE_UPDATE_GAMES: [OnceLock<String>; SQLITE_CHUNK + 1] = [const { OnceLock::new() }; SQLITE_CHUNK + 1];
+
+fn sqlite_insert_moves_sql(rows: usize) -> String {
+    let rows = placeholder_rows(rows, 6, |p| format!("({})", p.join(", ")));
+    format!(
+        "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) VALUES {rows} \
+         ON CONFLICT DO NOTHING RETURNING game_id"
+    )
+}
+
+/// UPDATE ... FROM a list of rows (id, expected version, then the columns
+/// of UPDATE_PLAY in order).
+fn sqlite_update_games_sql(rows: usize) -> String {
+    const NAMES: [&str; 18] = [
+        "gid",
+        "expected",
+        "status",
+        "ply",
+        "fen",
+        "side_to_move",
+        "invite",
+        "white_ms",
+        "black_ms",
+        "turn_started_at",
+        "deadline_at",
+        "draw_offer",
+        "result",
+        "winner",
+        "reason",
+        "margin",
+        "ai_to_move",
+        "updated_at",
+    ];
+    let rows = placeholder_rows(rows, NAMES.len(), |p| {
+        let columns: Vec<String> = p.iter().zip(NAMES).map(|(p, n)| format!("{p} AS {n}")).collect();
+        format!("SELECT {}", columns.join(", "))
+    });
+    format!(
+        "UPDATE games SET version = version + 1, status = v.status, ply = v.ply, fen = v.fen, \
+         side_to_move = v.side_to_move, invite = v.invite, white_ms = v.white_ms, black_ms = v.black_ms, \
+         turn_started_at = v.turn_started_at, deadline_at = v.deadline_at, draw_offer = v.draw_offer, \
+         result = v.result, winner = v.winner, reason = v.reason, margin = v.margin, ai_to_move = v.ai_to_move, \
+         updated_at = v.updated_at, ai_claimed_by = NULL, ai_claimed_at = NULL \
+         FROM ({}) AS v WHERE games.id = v.gid AND games.version = v.expected RETURNING id",
+        rows.replace(", SELECT", " UNION ALL SELECT")
+    )
 }
 
 /// SQLite: the moves of different games, in three statements: the moves
@@ -837,11 +906,7 @@ fn placeholder_rows(rows: usize, columns: usize, wrap: impl Fn(&[String]) -> Str
 /// changes of the games whose move went in, and the removal of the moves
 /// whose game had moved on. Returns the games that changed.
 async fn sqlite_moves<'j>(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, jobs: &[&'j Job]) -> Result<HashSet<&'j str>> {
-    let rows = placeholder_rows(jobs.len(), 6, |p| format!("({})", p.join(", ")));
-    let sql = format!(
-        "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) VALUES {rows} \
-         ON CONFLICT DO NOTHING RETURNING game_id"
-    );
+    let sql = sqlite_batch_sql(&SQLITE_INSERT_MOVES, jobs.len(), sqlite_insert_moves_sql);
     let mut q = sqlx::query(&sql);
     for job in jobs {
         let m = job.append.as_ref().ok_or_else(|| corrupt_batch(&job.id))?;
@@ -854,41 +919,7 @@ async fn sqlite_moves<'j>(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, jobs: &[
     if going.is_empty() {
         return Ok(updated);
     }
-    // UPDATE ... FROM a list of rows (id, expected version, then the
-    // columns of UPDATE_PLAY in order).
-    let rows = placeholder_rows(going.len(), 18, |p| {
-        let names = [
-            "gid",
-            "expected",
-            "status",
-            "ply",
-            "fen",
-            "side_to_move",
-            "invite",
-            "white_ms",
-            "black_ms",
-            "turn_started_at",
-            "deadline_at",
-            "draw_offer",
-            "result",
-            "winner",
-            "reason",
-            "margin",
-            "ai_to_move",
-            "updated_at",
-        ];
-        let columns: Vec<String> = p.iter().zip(names).map(|(p, n)| format!("{p} AS {n}")).collect();
-        format!("SELECT {}", columns.join(", "))
-    });
-    let sql = format!(
-        "UPDATE games SET version = version + 1, status = v.status, ply = v.ply, fen = v.fen, \
-         side_to_move = v.side_to_move, invite = v.invite, white_ms = v.white_ms, black_ms = v.black_ms, \
-         turn_started_at = v.turn_started_at, deadline_at = v.deadline_at, draw_offer = v.draw_offer, \
-         result = v.result, winner = v.winner, reason = v.reason, margin = v.margin, ai_to_move = v.ai_to_move, \
-         updated_at = v.updated_at, ai_claimed_by = NULL, ai_claimed_at = NULL \
-         FROM ({}) AS v WHERE games.id = v.gid AND games.version = v.expected RETURNING id",
-        rows.replace(", SELECT", " UNION ALL SELECT")
-    );
+    let sql = sqlite_batch_sql(&SQLITE_UPDATE_GAMES, going.len(), sqlite_update_games_sql);
     let mut q = sqlx::query(&sql);
     for job in &going {
         q = bind_play!(q.bind(&job.id).bind(job.expected_version), job.state);
@@ -902,6 +933,7 @@ async fn sqlite_moves<'j>(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, jobs: &[
         }
     }
     if !lost.is_empty() {
+        // Rare (a lost compare-and-swap): not worth a cached text.
         let rows = placeholder_rows(lost.len(), 2, |p| format!("(game_id = {} AND ply = {})", p[0], p[1]));
         let sql = format!("DELETE FROM moves WHERE {}", rows.replace(", (game_id", " OR (game_id"));
         let mut q = sqlx::query(&sql);

@@ -137,7 +137,7 @@ pub const REACH: [[u64; 6]; 64] = {
 /// `c3`.
 pub fn square_name(sq: Square) -> String {
     let (x, y) = coords(sq);
-    format!("{}{}", (b'a' + x as u8) as char, y + 1)
+    crate::position::square_text(x, y)
 }
 
 /// Parse a square name. Errors name the problem.

@@ -193,7 +193,7 @@ pub static CLOSER: [[u64; SQUARE_SLOTS]; SQUARE_SLOTS] = {
 /// `c3`, `j10`.
 pub fn square_name(sq: Square) -> String {
     let (x, y) = coords(sq);
-    format!("{}{}", (b'a' + x as u8) as char, y + 1)
+    crate::position::square_text(x, y)
 }
 
 /// Parse a square name. Errors name the problem.
