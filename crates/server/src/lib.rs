@@ -194,6 +194,11 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
             let _ = tokio::signal::ctrl_c().await;
         })
         .await?;
+    // The background tasks go first: the change-notice listener holds a
+    // pooled connection, and closing the pool waits for every connection.
+    for task in &instance.tasks {
+        task.abort();
+    }
     instance.app.games.store.close().await;
     Ok(())
 }

@@ -379,7 +379,8 @@ impl Store {
         &self.instance
     }
 
-    /// Closes the pool (waits for connections to be returned).
+    /// Closes the pools. Waits until every pooled connection is back,
+    /// including a [`Listener`]'s: drop listeners first.
     pub async fn close(&self) {
         on_pool!(self, pool => pool.close().await);
         on_pool!(read self, pool => pool.close().await);
