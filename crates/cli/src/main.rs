@@ -419,7 +419,8 @@ where
     if let Status::Over(o) = pos.status() {
         anyhow::bail!("the game is over: {o}");
     }
-    let searcher = Searcher::new(SearchOptions { hash_mb: search.hash, threads: search.threads.max(1) });
+    let searcher =
+        Searcher::new(SearchOptions { hash_mb: search.hash, threads: search.threads.max(1), ..Default::default() });
     let stop = AtomicBool::new(false);
     let mut lines = Vec::new();
     let result = searcher.search(&pos, &[], &search.limits(), &stop, &mut |info| {

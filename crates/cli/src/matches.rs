@@ -98,9 +98,11 @@ pub struct EngineSpec {
     pub movetime: Option<Duration>,
     pub threads: usize,
     pub hash_mb: usize,
+    /// Alpha-beta null-move pruning (`nullmove=0` turns it off).
+    pub null_move: bool,
 }
 
-const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB], \
+const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,nullmove=0|1], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1], \
      mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB]";
 
 fn number<T: std::str::FromStr>(spec: &str, key: &str, value: &str) -> Result<T> {
@@ -134,6 +136,7 @@ impl std::str::FromStr for EngineSpec {
             movetime: None,
             threads: 1,
             hash_mb: 16,
+            null_move: true,
         };
         let known: &[&str] = match head {
             "level" => {
@@ -145,9 +148,9 @@ impl std::str::FromStr for EngineSpec {
                     .ok_or_else(|| anyhow::anyhow!("engine `{text}`: level must be a number from 1 to 8"))?;
                 spec.kind = EngineKind::Level(lv);
                 spec.threads = lv.threads;
-                &["threads", "hash", "movetime", "nodes"]
+                &["threads", "hash", "movetime", "nodes", "nullmove"]
             }
-            "ab" => &["depth", "nodes", "movetime", "threads", "hash"],
+            "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove"],
             "mcts" => {
                 spec.kind = EngineKind::Mcts(MctsOptions::puct());
                 &["playouts", "nodes", "movetime", "c", "scale", "temperature", "memory"]
@@ -176,6 +179,13 @@ impl std::str::FromStr for EngineSpec {
                 ("movetime", _) => spec.movetime = Some(Duration::from_millis(positive(text, key, value)?)),
                 ("threads", _) => spec.threads = positive(text, key, value)?,
                 ("hash", _) => spec.hash_mb = positive(text, key, value)?,
+                ("nullmove", _) => {
+                    spec.null_move = match value {
+                        "1" | "on" => true,
+                        "0" | "off" => false,
+                        _ => bail!("engine `{text}`: nullmove must be 0 or 1"),
+                    }
+                }
                 ("c", Some(o)) => o.exploration = positive(text, key, value)?,
                 ("scale", Some(o)) => o.scale = positive(text, key, value)?,
                 ("temperature", Some(o)) => o.prior_temperature = positive(text, key, value)?,
@@ -418,7 +428,11 @@ impl Player {
     fn new(spec: &EngineSpec, limits: Limits) -> Player {
         let searcher = match spec.kind {
             EngineKind::Mcts(_) => None,
-            _ => Some(Searcher::new(SearchOptions { hash_mb: spec.hash_mb, threads: spec.threads })),
+            _ => Some(Searcher::new(SearchOptions {
+                hash_mb: spec.hash_mb,
+                threads: spec.threads,
+                null_move: spec.null_move,
+            })),
         };
         Player { spec: spec.clone(), limits, searcher, noise: Noise::new(1), seed: 1, stats: MoveStats::default() }
     }
@@ -1001,6 +1015,9 @@ mod tests {
         let s: EngineSpec = "uct:plies=50".parse().unwrap();
         assert!(matches!(s.kind, EngineKind::Mcts(o) if o.leaf == Leaf::RandomPlayout { max_plies: 50 }));
         assert_eq!("uct".parse::<EngineSpec>().unwrap().nodes, None);
+        assert!("level=8".parse::<EngineSpec>().unwrap().null_move);
+        assert!(!"level=8,nullmove=0".parse::<EngineSpec>().unwrap().null_move);
+        assert!("ab:nullmove=on".parse::<EngineSpec>().unwrap().null_move);
     }
 
     #[test]
@@ -1015,6 +1032,8 @@ mod tests {
         assert!(err("mcts:playouts").contains("`playouts` is not key=value"));
         assert!(err("uct:scale=3").contains("unknown option `scale`"));
         assert!(err("level=3,depth=2").contains("unknown option `depth`"));
+        assert!(err("ab:nullmove=yes").contains("nullmove must be 0 or 1"));
+        assert!(err("mcts:nullmove=0").contains("unknown option `nullmove`"));
     }
 
     #[test]

@@ -109,7 +109,9 @@ struct Session {
 pub fn run(game: AnyGame, settings: Settings) -> Result<()> {
     let searcher_for = |seat: Seat| match seat {
         Seat::Human => None,
-        Seat::Ai(level) => Some(Searcher::new(SearchOptions { hash_mb: 32, threads: level.threads })),
+        Seat::Ai(level) => {
+            Some(Searcher::new(SearchOptions { hash_mb: 32, threads: level.threads, ..Default::default() }))
+        }
     };
     let mut session = Session {
         searchers: [searcher_for(settings.white), searcher_for(settings.black)],
@@ -350,9 +352,9 @@ impl Session {
         if self.settings.terminal {
             say_line("Thinking…")?;
         }
-        let searcher = self
-            .hint_searcher
-            .get_or_insert_with(|| Searcher::new(SearchOptions { hash_mb: 32, threads: level.threads }));
+        let searcher = self.hint_searcher.get_or_insert_with(|| {
+            Searcher::new(SearchOptions { hash_mb: 32, threads: level.threads, ..Default::default() })
+        });
         let stop = AtomicBool::new(false);
         let side = self.game.side_to_move();
         match choose(searcher, &self.game, &level, None, &mut self.noise, &stop, &mut |_| {}) {

@@ -40,7 +40,7 @@ fn self_play<P: EngineGame>(rules: P::Rules, s: &TuneSettings) -> Vec<Sample>
 where
     P::Rules: RepetitionRule,
 {
-    let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: 1 });
+    let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() });
     let stop = AtomicBool::new(false);
     let mut rng = Rng::new(s.seed);
     let mut samples = Vec::new();

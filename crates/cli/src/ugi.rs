@@ -163,7 +163,7 @@ impl Engine {
             level: None,
             threads,
             hash_mb,
-            searcher: Arc::new(Searcher::new(SearchOptions { hash_mb, threads })),
+            searcher: Arc::new(Searcher::new(SearchOptions { hash_mb, threads, ..Default::default() })),
             search: None,
             seed,
         })
@@ -287,11 +287,19 @@ impl Engine {
             }
             "threads" => {
                 self.threads = number(1, MAX_THREADS)?;
-                self.searcher = Arc::new(Searcher::new(SearchOptions { hash_mb: self.hash_mb, threads: self.threads }));
+                self.searcher = Arc::new(Searcher::new(SearchOptions {
+                    hash_mb: self.hash_mb,
+                    threads: self.threads,
+                    ..Default::default()
+                }));
             }
             "hash" => {
                 self.hash_mb = number(1, MAX_HASH_MB)?;
-                self.searcher = Arc::new(Searcher::new(SearchOptions { hash_mb: self.hash_mb, threads: self.threads }));
+                self.searcher = Arc::new(Searcher::new(SearchOptions {
+                    hash_mb: self.hash_mb,
+                    threads: self.threads,
+                    ..Default::default()
+                }));
             }
             _ => return Err(format!("setoption: unknown option `{name}` (known: Game, Rules, Level, Threads, Hash)")),
         }

@@ -27,8 +27,8 @@ where
             seed ^= seed << 17;
         }
         let a_is_white = g % 2 == 0;
-        let sa = Searcher::new(SearchOptions { hash_mb: 16, threads: 1 }).with_weights(a.clone());
-        let sb = Searcher::new(SearchOptions { hash_mb: 16, threads: 1 });
+        let sa = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() }).with_weights(a.clone());
+        let sb = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() });
         let mut game = Game::new(P::start(rules));
         let mut s = seed;
         while !game.status().is_over() {

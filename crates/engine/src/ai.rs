@@ -166,7 +166,7 @@ pub fn choose(
     seed: u64,
     stop: &AtomicBool,
 ) -> Result<AiMove, AiError> {
-    let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: level.threads });
+    let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: level.threads, ..Default::default() });
     let mut noise = Noise::new(seed);
     let (notation, score, depth, nodes) = match game {
         AnyGame::Salta(g) => {

@@ -69,7 +69,7 @@ where
     let mut lines = Vec::with_capacity(set.len());
     for &(fen, _) in set {
         let pos = P::from_fen(P::Rules::default(), fen)?;
-        let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: 1 });
+        let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() });
         let stop = AtomicBool::new(false);
         let r = searcher.search(&pos, &[], &Limits::depth(depth), &stop, &mut |_| {});
         let best = r.best.map(|m| pos.format_move(m)).unwrap_or_else(|| "none".into());

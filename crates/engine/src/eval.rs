@@ -23,6 +23,10 @@ where
     fn is_tactical(&self, mv: Self::Move) -> bool;
     /// Moves searched at the leaves until the position is quiet.
     fn quiescence_moves(&self, out: &mut MoveList<Self::Move>);
+    /// The move that only hands the turn over (a pass), for null-move
+    /// pruning: `play_unchecked` of it must be legal in any position that
+    /// is not forcing, whatever the rules say about passing.
+    fn null_move() -> Self::Move;
     /// Whether the side to move is forced (a pending Salta call): the search
     /// extends such positions by a ply.
     fn is_forcing(&self) -> bool;
@@ -140,6 +144,10 @@ impl EngineGame for SaltaPosition {
                 out.push(mv);
             }
         }
+    }
+
+    fn null_move() -> SaltaMove {
+        SaltaMove::PASS
     }
 
     fn is_forcing(&self) -> bool {
@@ -266,6 +274,10 @@ impl EngineGame for FocusPosition {
         // generated directly: listing every move (drops included) to filter
         // them was a tenth of the search's time.
         self.generate_captures(out);
+    }
+
+    fn null_move() -> FocusMove {
+        FocusMove::PASS
     }
 
     fn is_forcing(&self) -> bool {

@@ -67,11 +67,13 @@ pub struct SearchOptions {
     /// Transposition table size in MB.
     pub hash_mb: usize,
     pub threads: usize,
+    /// Null-move pruning (on by default; off to measure what it buys).
+    pub null_move: bool,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { hash_mb: 64, threads: 1 }
+        SearchOptions { hash_mb: 64, threads: 1, null_move: true }
     }
 }
 
@@ -94,6 +96,7 @@ struct Shared<'a> {
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
+    null_move: bool,
 }
 
 /// One thread's search state.
@@ -111,6 +114,11 @@ where
     root_depth: i32,
     /// Hashes of the game's earlier positions and of the search path.
     path: Vec<u64>,
+    /// Where in `path` the last null move is: a repetition is only looked
+    /// for after it (positions across a null move are not a game's).
+    repetition_floor: usize,
+    /// Whether the move into the current node was a null move (no two in a row).
+    after_null: bool,
     repetition: bool,
     draw_winner: Option<Side>,
     killers: [[u16; 2]; MAX_PLY],
@@ -178,6 +186,7 @@ impl Searcher {
             start,
             hard: budget.map(|(_, h)| h),
             node_limit: limits.nodes,
+            null_move: self.options.null_move,
         };
         let soft = budget.map(|(s, _)| s);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
@@ -254,6 +263,8 @@ where
             seldepth: 0,
             root_depth: 1,
             path,
+            repetition_floor: 0,
+            after_null: false,
             repetition: root.rules().repetition_draw(),
             draw_winner: root.rules().draw_winner(),
             killers: [[0; 2]; MAX_PLY],
@@ -408,7 +419,7 @@ where
     fn is_repetition(&self, hash: u64) -> bool {
         // The current position is the last entry; look for an earlier one.
         let n = self.path.len();
-        self.path[..n - 1].iter().rev().any(|&h| h == hash)
+        self.path[self.repetition_floor..n - 1].iter().rev().any(|&h| h == hash)
     }
 
     /// Score the moves for ordering (all but the hash move, which is
@@ -482,6 +493,36 @@ where
                 if cut {
                     return s;
                 }
+            }
+        }
+        // Null move: if the side to move could pass and a reduced search
+        // still fails high, a real move surely does. Not in forced positions
+        // (a pending call), not twice in a row, not near the leaves.
+        let after_null = std::mem::replace(&mut self.after_null, false);
+        if self.shared.null_move
+            && !is_pv
+            && ply > 0
+            && depth >= 3
+            && !after_null
+            && !pos.is_forcing()
+            && beta.abs() < WIN_BOUND
+            && self.evaluate(pos) >= beta
+        {
+            let mut child = pos.clone();
+            child.play_unchecked(P::null_move());
+            let reduction = 2 + (depth >= 7) as i32;
+            let floor = std::mem::replace(&mut self.repetition_floor, self.path.len());
+            self.path.push(child.hash());
+            self.after_null = true;
+            let s = -self.alphabeta(&child, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            self.after_null = false;
+            self.path.pop();
+            self.repetition_floor = floor;
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= WIN_BOUND { beta } else { s };
             }
         }
         let mut moves = MoveList::new();

@@ -12,7 +12,7 @@ fn search<P: monte_engine::EngineGame>(pos: &P, limits: Limits) -> monte_engine:
 where
     P::Rules: monte_rules::game::RepetitionRule,
 {
-    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1 });
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
     s.search(pos, &[], &limits, &AtomicBool::new(false), &mut |_| {})
 }
 
@@ -44,7 +44,7 @@ fn finds_the_winning_move() {
 #[test]
 fn stop_ends_an_infinite_search_promptly() {
     let pos = FocusPosition::start(FocusRules::seed());
-    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 2 });
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 2, ..Default::default() });
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     std::thread::scope(|scope| {
@@ -57,4 +57,29 @@ fn stop_ends_an_infinite_search_promptly() {
     });
     // Generous bound: the point is that an unbounded search returns at all.
     assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn null_move_pruning_cuts_the_tree_and_keeps_wins() {
+    let searcher = |null_move| Searcher::new(SearchOptions { hash_mb: 8, threads: 1, null_move });
+    let run = |s: &Searcher, pos: &SaltaPosition, limits: Limits| {
+        s.search(pos, &[], &limits, &AtomicBool::new(false), &mut |_| {})
+    };
+    let fen = "S5,S4,S3,S2,S1/M5,M4,M3,M2,M1/O5,O4,.,O2,O1/.,.,o1,.,./.,O3,.,.,./.,.,.,.,./.,.,.,.,./o3,o4,o5,o2,./m1,m2,m3,m4,m5/s1,s2,s3,s4,s5 w - 0";
+    let won = SaltaPosition::from_fen(SaltaRules::seed(), fen).unwrap();
+    for null_move in [true, false] {
+        let r = run(&searcher(null_move), &won, Limits::depth(5));
+        assert_eq!(won.format_move(r.best.unwrap()), "d6:f8", "null move {null_move}");
+        assert_eq!(r.score, Score::WinIn(1), "null move {null_move}");
+    }
+    // The same depth with fewer nodes: the pruning is on by default.
+    let start = SaltaPosition::start(SaltaRules::seed());
+    let with = run(&searcher(true), &start, Limits::depth(6)).nodes;
+    let without = run(&searcher(false), &start, Limits::depth(6)).nodes;
+    assert!(with < without, "with null move {with} nodes, without {without}");
+    let focus = FocusPosition::start(FocusRules::seed());
+    let s = |null_move| Searcher::new(SearchOptions { hash_mb: 8, threads: 1, null_move });
+    let with = s(true).search(&focus, &[], &Limits::depth(5), &AtomicBool::new(false), &mut |_| {}).nodes;
+    let without = s(false).search(&focus, &[], &Limits::depth(5), &AtomicBool::new(false), &mut |_| {}).nodes;
+    assert!(with < without, "Focus: with null move {with} nodes, without {without}");
 }
