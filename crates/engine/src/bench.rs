@@ -46,7 +46,7 @@ pub const FOCUS: &[(&str, u32)] = &[
 
 /// Depth of the search bench in each game.
 pub const SALTA_SEARCH_DEPTH: u32 = 8;
-pub const FOCUS_SEARCH_DEPTH: u32 = 6;
+pub const FOCUS_SEARCH_DEPTH: u32 = 9;
 
 /// One bench position searched.
 #[derive(Clone, Debug)]
