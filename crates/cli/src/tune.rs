@@ -143,24 +143,60 @@ where
             writeln!(f, "{} ; {}", smp.white_result, smp.fen)?;
         }
     }
-    let mut data = Vec::with_capacity(samples.len());
+    let mut positions = Vec::with_capacity(samples.len());
     for smp in &samples {
-        let pos = P::from_fen(rules, &smp.fen).with_context(|| format!("position {}", smp.fen))?;
-        let r = if pos.side_to_move() == Side::White { smp.white_result } else { 1.0 - smp.white_result };
-        data.push((pos.features().to_vec(), r));
+        positions.push(P::from_fen(rules, &smp.fen).with_context(|| format!("position {}", smp.fen))?);
     }
-    anyhow::ensure!(!data.is_empty(), "no positions to tune on");
+    // Each position is fitted by its quiet leaf (the end of the quiescence
+    // search's principal variation), seen from the position's side to move:
+    // the search only ever evaluates quiet positions. The leaves depend on
+    // the weights, so leaves and weights are refitted in turn until the
+    // weights settle.
+    anyhow::ensure!(!positions.is_empty(), "no positions to tune on");
     let names = P::feature_names();
     let mut w = P::weights().to_vec();
-    // The scale: the first weight stays fixed, and K (how sharply the
-    // evaluation predicts results) is fitted to it first, on a log grid
-    // refined around the best point.
+    for round in 1..=MAX_ROUNDS {
+        let searcher =
+            Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() }).with_weights(w.clone());
+        let leaves = searcher.quiet_leaves(&positions);
+        let mut data = Vec::with_capacity(samples.len());
+        for ((smp, pos), leaf) in samples.iter().zip(&positions).zip(&leaves) {
+            let r = if pos.side_to_move() == Side::White { smp.white_result } else { 1.0 - smp.white_result };
+            let sign = if leaf.side_to_move() == pos.side_to_move() { 1 } else { -1 };
+            data.push((leaf.features().iter().map(|f| sign * f).collect::<Vec<i32>>(), r));
+        }
+        let moved = leaves.iter().zip(&positions).filter(|(l, p)| l.hash() != p.hash()).count();
+        let (k, before, after, fitted) = fit(&data, &w);
+        println!(
+            "round {round}: {} positions ({moved} not quiet); K = {k:.4}; loss {before:.6} -> {after:.6}",
+            data.len()
+        );
+        let settled = fitted == w;
+        w = fitted;
+        if settled {
+            break;
+        }
+    }
+    for (n, v) in names.iter().zip(&w) {
+        println!("  {n}: {v}");
+    }
+    Ok(())
+}
+
+/// Rounds of leaves-then-weights at most.
+const MAX_ROUNDS: usize = 6;
+
+/// Fit K to the weights, then the weights (all but the first, which sets
+/// the scale) by coordinate descent. Returns (K, loss before, loss after,
+/// weights).
+fn fit(data: &[(Vec<i32>, f64)], start: &[i32]) -> (f64, f64, f64, Vec<i32>) {
+    let mut w = start.to_vec();
     let fit_k = |w: &[i32]| {
         let mut k = 1e-2;
         let mut best = f64::MAX;
         for i in 0..=40 {
             let cand = 1e-5 * 10f64.powf(i as f64 / 10.0);
-            let l = loss(&data, w, cand);
+            let l = loss(data, w, cand);
             if l < best {
                 best = l;
                 k = cand;
@@ -168,7 +204,7 @@ where
         }
         for _ in 0..30 {
             for cand in [k * 1.05, k / 1.05] {
-                let l = loss(&data, w, cand);
+                let l = loss(data, w, cand);
                 if l < best {
                     best = l;
                     k = cand;
@@ -178,8 +214,7 @@ where
         k
     };
     let k = fit_k(&w);
-    let before = loss(&data, &w, k);
-    println!("{} positions; K = {k:.4}; loss with current weights {before:.6}", data.len());
+    let before = loss(data, &w, k);
     let mut current = before;
     for step in [16, 8, 4, 2, 1] {
         loop {
@@ -187,7 +222,7 @@ where
             for i in 1..w.len() {
                 for delta in [step, -step] {
                     w[i] += delta;
-                    let l = loss(&data, &w, k);
+                    let l = loss(data, &w, k);
                     if l + 1e-12 < current {
                         current = l;
                         improved = true;
@@ -201,9 +236,5 @@ where
             }
         }
     }
-    println!("loss after tuning {current:.6}");
-    for (n, v) in names.iter().zip(&w) {
-        println!("  {n}: {v}");
-    }
-    Ok(())
+    (k, before, current, w)
 }

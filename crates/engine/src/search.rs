@@ -219,6 +219,42 @@ impl Searcher {
     }
 }
 
+impl Searcher {
+    /// The quiet position at the end of the quiescence search's principal
+    /// variation from each position, with this searcher's weights. Texel
+    /// tuning fits the evaluation to these leaves, so that it is fitted to
+    /// what the search asks of it: the value of quiet positions.
+    pub fn quiet_leaves<P: EngineGame>(&self, positions: &[P]) -> Vec<P>
+    where
+        P::Rules: RepetitionRule,
+    {
+        let Some(first) = positions.first() else { return Vec::new() };
+        let stop = AtomicBool::new(false);
+        let shared = Shared {
+            tt: &self.tt,
+            weights: self.weights.as_deref(),
+            stop: &stop,
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+            hard: None,
+            node_limit: None,
+            null_move: self.options.null_move,
+        };
+        let mut worker = Worker::<P>::new(&shared, false, first, &[]);
+        positions
+            .iter()
+            .map(|pos| {
+                worker.quiesce(pos, -INFINITY, INFINITY, 0, 0);
+                let mut leaf = pos.clone();
+                for &code in &worker.pv[0] {
+                    leaf.play_unchecked(P::decode(code));
+                }
+                leaf
+            })
+            .collect()
+    }
+}
+
 fn outcome_score(o: Outcome, side: Side, ply: usize) -> i32 {
     match o.winner {
         Some(w) if w == side => WIN - ply as i32,
@@ -651,6 +687,7 @@ where
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let s = if qdepth >= 6 && forced {
+                self.pv[ply + 1].clear();
                 -self.evaluate(&child)
             } else {
                 -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1)
@@ -662,6 +699,11 @@ where
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    // The principal variation, for `Searcher::quiet_leaves`.
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(P::encode(mv));
+                    head[ply].extend_from_slice(&tail[0]);
                     if s >= beta {
                         break;
                     }

@@ -83,3 +83,19 @@ fn null_move_pruning_cuts_the_tree_and_keeps_wins() {
     let without = s(false).search(&focus, &[], &Limits::depth(5), &AtomicBool::new(false), &mut |_| {}).nodes;
     assert!(with < without, "Focus: with null move {with} nodes, without {without}");
 }
+
+#[test]
+fn quiet_leaves_follow_the_quiescence_search() {
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
+    // The start is quiet (no jumps); in the second position White's jump
+    // d6:f8 wins at once, and the quiescence search plays it.
+    let start = SaltaPosition::start(SaltaRules::seed());
+    let fen = "S5,S4,S3,S2,S1/M5,M4,M3,M2,M1/O5,O4,.,O2,O1/.,.,o1,.,./.,O3,.,.,./.,.,.,.,./.,.,.,.,./o3,o4,o5,o2,./m1,m2,m3,m4,m5/s1,s2,s3,s4,s5 w - 0";
+    let won = SaltaPosition::from_fen(SaltaRules::seed(), fen).unwrap();
+    let leaves = s.quiet_leaves(&[start.clone(), won.clone()]);
+    assert_eq!(leaves[0], start);
+    let mut after = won.clone();
+    after.play_unchecked(won.parse_move("d6:f8").unwrap());
+    assert_eq!(leaves[1], after);
+    assert!(s.quiet_leaves::<SaltaPosition>(&[]).is_empty());
+}
