@@ -11,12 +11,15 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::str::FromStr;
-use std::sync::{Arc, LazyLock, OnceLock};
+use std::sync::{Arc, LazyLock, OnceLock, Weak};
 use std::time::Duration;
 
-use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Executor, Row};
+use sqlx::pool::PoolConnectionMetadata;
+use sqlx::postgres::{PgConnection, PgListener, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{ConnectOptions, Connection, Executor, Row};
 use tokio::sync::{Mutex as AsyncMutex, mpsc, oneshot};
 
 /// The PostgreSQL channel that carries change notices.
@@ -55,19 +58,43 @@ impl BackendKind {
 
 #[derive(Clone, Debug)]
 enum Backend {
+    /// SQLite's read connections.
     Sqlite(SqlitePool),
+    /// SQLite's one write connection (see [`Pools`]); `None` once closed.
+    SqliteWriter(Arc<AsyncMutex<Option<SqliteConnection>>>),
     Postgres(PgPool),
 }
 
 /// Writes to SQLite go through one connection (the file has one writer at
-/// a time anyway): queued in order in the pool, instead of several
+/// a time anyway): taken in turn (a fair lock), instead of several
 /// connections taking turns through SQLite's sleeping busy handler.
+///
+/// That connection is held outside sqlx's pool: the pool pings a
+/// connection when it is taken and again when it is given back (each a
+/// round trip to the connection's thread, and a task spawned), which cost
+/// more than a batch's statements.
 #[derive(Clone, Debug)]
 struct Pools {
-    /// All writes (SQLite); every query (PostgreSQL).
+    /// All writes (SQLite); every query (PostgreSQL) but the group-commit
+    /// writers', which hold connections of their own.
     write: Backend,
     /// Reads (SQLite: several connections, which WAL lets run beside the writer).
     read: Backend,
+}
+
+/// Tests a pooled connection before it is handed out only if it has been
+/// idle a while: sqlx pings it on every acquire otherwise (a round trip
+/// per query), and it pings it anyway when it comes back to the pool.
+fn ping_if_idle<C: Connection>(
+    conn: &mut C,
+    meta: PoolConnectionMetadata,
+) -> futures_util::future::BoxFuture<'_, sqlx::Result<bool>> {
+    Box::pin(async move {
+        if meta.idle_for > Duration::from_secs(30) {
+            conn.ping().await?;
+        }
+        Ok(true)
+    })
 }
 
 /// Runs `$body` with `$pool` bound to the backend's pool: the SQL is the
@@ -82,6 +109,13 @@ macro_rules! on_pool {
     (@ $backend:expr, $pool:ident => $body:expr) => {
         match $backend {
             Backend::Sqlite($pool) => $body,
+            Backend::SqliteWriter(writer) => {
+                let mut guard = writer.lock().await;
+                let Some($pool) = guard.as_mut() else {
+                    return Err(StoreError::Database(sqlx::Error::PoolClosed));
+                };
+                $body
+            }
             Backend::Postgres($pool) => $body,
         }
     };
@@ -324,8 +358,13 @@ impl Store {
     /// in notices and AI claims.
     pub async fn connect(url: &str, instance: &str) -> Result<Store> {
         let (pools, writers) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let pool =
-                PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(url).await?;
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(10))
+                .test_before_acquire(false)
+                .before_acquire(ping_if_idle)
+                .connect(url)
+                .await?;
             sqlx::migrate!("./migrations/postgres").run(&pool).await?;
             let backend = Backend::Postgres(pool);
             // Several writers: each batch waits for its commit's WAL flush,
@@ -342,21 +381,34 @@ impl Store {
                 // loss can take the last commits (docs/api.md).
                 .synchronous(SqliteSynchronous::Normal)
                 .foreign_keys(true)
-                .busy_timeout(Duration::from_secs(10));
+                .busy_timeout(Duration::from_secs(10))
+                // Checkpoints are made off the write path (`checkpoints`);
+                // the writer makes one only if they fall this far behind.
+                .pragma("wal_autocheckpoint", WRITER_CHECKPOINT_PAGES);
             let memory = url.contains(":memory:") || url.contains("mode=memory");
-            let pool = |connections: u32| {
-                SqlitePoolOptions::new()
-                    .max_connections(connections)
-                    .min_connections(if memory { 1 } else { 0 })
-                    .idle_timeout(if memory { None } else { Some(Duration::from_secs(600)) })
-                    .max_lifetime(if memory { None } else { Some(Duration::from_secs(3600)) })
-                    .connect_with(options.clone())
-            };
-            let write = pool(1).await?;
-            sqlx::migrate!("./migrations/sqlite").run(&write).await?;
+            let mut write = options.connect().await?;
+            sqlx::migrate!("./migrations/sqlite").run(&mut write).await?;
+            let writer = Arc::new(AsyncMutex::new(Some(write)));
+            if !memory {
+                tokio::spawn(checkpoints(options.connect().await?, Arc::downgrade(&writer)));
+            }
+            let write = Backend::SqliteWriter(writer);
             // An in-memory database lives in its one connection.
-            let read = if memory { write.clone() } else { pool(4).await? };
-            (Pools { write: Backend::Sqlite(write), read: Backend::Sqlite(read) }, 1)
+            let read = if memory {
+                write.clone()
+            } else {
+                Backend::Sqlite(
+                    SqlitePoolOptions::new()
+                        .max_connections(4)
+                        .idle_timeout(Some(Duration::from_secs(600)))
+                        .max_lifetime(Some(Duration::from_secs(3600)))
+                        .test_before_acquire(false)
+                        .before_acquire(ping_if_idle)
+                        .connect_with(options)
+                        .await?,
+                )
+            };
+            (Pools { write, read }, 1)
         };
         let (writes, queue) = mpsc::unbounded_channel();
         let queue = Arc::new(AsyncMutex::new(queue));
@@ -369,7 +421,7 @@ impl Store {
 
     pub fn kind(&self) -> BackendKind {
         match self.pools.write {
-            Backend::Sqlite(_) => BackendKind::Sqlite,
+            Backend::Sqlite(_) | Backend::SqliteWriter(_) => BackendKind::Sqlite,
             Backend::Postgres(_) => BackendKind::Postgres,
         }
     }
@@ -382,8 +434,17 @@ impl Store {
     /// Closes the pools. Waits until every pooled connection is back,
     /// including a [`Listener`]'s: drop listeners first.
     pub async fn close(&self) {
-        on_pool!(self, pool => pool.close().await);
-        on_pool!(read self, pool => pool.close().await);
+        for backend in [&self.pools.write, &self.pools.read] {
+            match backend {
+                Backend::Sqlite(pool) => pool.close().await,
+                Backend::SqliteWriter(writer) => {
+                    if let Some(conn) = writer.lock().await.take() {
+                        let _ = conn.close().await;
+                    }
+                }
+                Backend::Postgres(pool) => pool.close().await,
+            }
+        }
     }
 
     /// A cheap query that tells whether the database answers.
@@ -624,7 +685,7 @@ impl Store {
     /// where one process owns the file and needs none.
     pub async fn listen(&self) -> Result<Option<Listener>> {
         match &self.pools.write {
-            Backend::Sqlite(_) => Ok(None),
+            Backend::Sqlite(_) | Backend::SqliteWriter(_) => Ok(None),
             Backend::Postgres(pool) => {
                 let mut listener = PgListener::connect_with(pool).await?;
                 listener.listen(CHANNEL).await?;
@@ -691,6 +752,43 @@ async fn commit_alone(
     })
 }
 
+/// The WAL's size, in pages, at which SQLite's writer checkpoints by
+/// itself (64 MiB of 4 KiB pages; SQLite's default is 1,000 pages): the
+/// bound should [`checkpoints`] not keep up.
+const WRITER_CHECKPOINT_PAGES: &str = "16384";
+
+/// How often [`checkpoints`] copies the WAL into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
+
+/// Checkpoints the WAL every [`CHECKPOINT_EVERY`] on a connection of its
+/// own, until the store is closed or dropped.
+///
+/// SQLite's automatic checkpoint runs in the committing connection, after
+/// the commit and before it returns: with the default 1,000 pages that was
+/// about 17 times a second under load, each with two fsyncs, and every move
+/// of the batch waited for it (and so did the next batches). A passive
+/// checkpoint from another connection lets the writer go on meanwhile; the
+/// WAL starts again from its beginning once a checkpoint has caught up
+/// with it, and [`WRITER_CHECKPOINT_PAGES`] bounds it if none does.
+/// Durability is the same: with `synchronous = NORMAL` a checkpoint syncs
+/// the WAL before it copies, and the database file after.
+async fn checkpoints(mut conn: SqliteConnection, writer: Weak<AsyncMutex<Option<SqliteConnection>>>) {
+    let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(writer) = writer.upgrade() else { break };
+        // Closed (`Store::close`); a writer busy with a batch is not waited for.
+        if writer.try_lock().is_ok_and(|w| w.is_none()) {
+            break;
+        }
+        drop(writer);
+        // Busy (the writer checkpointing by itself) or failing: next time.
+        let _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await;
+    }
+    let _ = conn.close().await;
+}
+
 /// A commit waiting for a group-commit writer.
 #[derive(Debug)]
 struct Job {
@@ -731,6 +829,10 @@ static STATE_PG: LazyLock<String> = LazyLock::new(|| {
 /// [`MAX_BATCH`]), commits them as one transaction, then answers each.
 async fn write_batches(backend: Backend, instance: String, queue: Arc<AsyncMutex<mpsc::UnboundedReceiver<Job>>>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    // PostgreSQL: this writer's own connection, opened when first needed
+    // and dropped after an error (it may be broken). Taken from the pool
+    // for each batch it was pinged twice (see `Pools`).
+    let mut own: Option<PgConnection> = None;
     loop {
         {
             let mut queue = queue.lock().await;
@@ -745,7 +847,11 @@ async fn write_batches(backend: Backend, instance: String, queue: Arc<AsyncMutex
                 }
             }
         }
-        match write_batch(&backend, &instance, &batch).await {
+        let written = write_batch(&backend, &mut own, &instance, &batch).await;
+        if written.is_err() {
+            own = None;
+        }
+        match written {
             Ok(applied) => {
                 for (job, applied) in batch.drain(..).zip(applied) {
                     let _ = job.reply.send(Ok(applied));
@@ -772,35 +878,38 @@ async fn write_batches(backend: Backend, instance: String, queue: Arc<AsyncMutex
 /// The moves of different games are written together, a few statements
 /// for the whole batch (on PostgreSQL one); other changes, and a second
 /// commit for a game already in the batch, follow one by one.
-async fn write_batch(backend: &Backend, instance: &str, batch: &[Job]) -> Result<Vec<bool>> {
+async fn write_batch(
+    backend: &Backend,
+    own: &mut Option<PgConnection>,
+    instance: &str,
+    batch: &[Job],
+) -> Result<Vec<bool>> {
     let mut seen = HashSet::new();
     let (moves, others): (Vec<&Job>, Vec<&Job>) =
         batch.iter().partition(|job| job.append.is_some() && seen.insert(job.id.as_str()));
     let mut applied: HashSet<&str> = HashSet::new();
     let mut others_applied = Vec::with_capacity(others.len());
     match backend {
+        Backend::SqliteWriter(writer) => {
+            let mut guard = writer.lock().await;
+            let conn = guard.as_mut().ok_or(StoreError::Database(sqlx::Error::PoolClosed))?;
+            applied = sqlite_batch(conn, &moves, &others, &mut others_applied).await?;
+        }
+        // Not used for writes (`Store::connect`); still right.
         Backend::Sqlite(pool) => {
-            let mut tx = pool.begin().await?;
-            // In chunks of a power of two, so that a handful of statement
-            // shapes, prepared once, serve every batch size.
-            let mut rest = &moves[..];
-            while !rest.is_empty() {
-                let size = 1 << rest.len().min(SQLITE_CHUNK).ilog2();
-                let (chunk, tail) = rest.split_at(size);
-                applied.extend(sqlite_moves(&mut tx, chunk).await?);
-                rest = tail;
-            }
-            for job in &others {
-                others_applied.push(sqlite_single(&mut tx, job).await?);
-            }
-            tx.commit().await?;
+            let mut conn = pool.acquire().await?;
+            applied = sqlite_batch(&mut conn, &moves, &others, &mut others_applied).await?;
         }
         Backend::Postgres(pool) => {
+            let conn = match own {
+                Some(conn) => conn,
+                None => own.insert(PgConnection::connect_with(&pool.connect_options()).await?),
+            };
             if others.is_empty() {
                 // One statement needs no transaction around it.
-                applied = pg_moves(pool, instance, &moves).await?;
+                applied = pg_moves(&mut *conn, instance, &moves).await?;
             } else {
-                let mut tx = pool.begin().await?;
+                let mut tx = conn.begin().await?;
                 if !moves.is_empty() {
                     applied = pg_moves(&mut *tx, instance, &moves).await?;
                 }
@@ -826,6 +935,56 @@ async fn write_batch(backend: &Backend, instance: &str, batch: &[Job]) -> Result
         .collect())
 }
 
+/// SQLite: a batch as one transaction on `conn`: the moves of different
+/// games (see [`sqlite_moves`]), then the other commits one by one (their
+/// answers pushed to `others_applied`). Returns the games whose move went
+/// in. An error means that nothing was committed.
+///
+/// The batch's own statements begin and commit the transaction (`BEGIN
+/// IMMEDIATE` before the first chunk of moves, `COMMIT` after the last),
+/// not sqlx's `Transaction`: every call is a round trip to the
+/// connection's thread and back (two thread wake-ups), and a batch of up
+/// to [`SQLITE_CHUNK`] moves is then one call instead of four.
+async fn sqlite_batch<'j>(
+    conn: &mut SqliteConnection,
+    moves: &[&'j Job],
+    others: &[&Job],
+    others_applied: &mut Vec<bool>,
+) -> Result<HashSet<&'j str>> {
+    let written = async {
+        let mut applied = HashSet::new();
+        // In chunks of a power of two, so that a handful of statement
+        // shapes, prepared once, serve every batch size.
+        let mut rest = moves;
+        let mut begun = false;
+        while !rest.is_empty() {
+            let size = 1 << rest.len().min(SQLITE_CHUNK).ilog2();
+            let (chunk, tail) = rest.split_at(size);
+            let commit = tail.is_empty() && others.is_empty();
+            applied.extend(sqlite_moves(conn, chunk, !begun, commit).await?);
+            begun = true;
+            rest = tail;
+        }
+        if !others.is_empty() {
+            if !begun {
+                conn.execute("BEGIN IMMEDIATE").await?;
+            }
+            for job in others {
+                others_applied.push(sqlite_single(conn, job).await?);
+            }
+            conn.execute("COMMIT").await?;
+        }
+        Ok(applied)
+    }
+    .await;
+    if written.is_err() {
+        // A statement failed inside the transaction, which is still open
+        // (or none was begun, and this fails harmlessly).
+        let _ = conn.execute("ROLLBACK").await;
+    }
+    written
+}
+
 /// Most rows in one SQLite batch statement (`write_batch` cuts bigger
 /// batches into chunks).
 const SQLITE_CHUNK: usize = 64;
@@ -842,25 +1001,42 @@ fn placeholder_rows(rows: usize, columns: usize, wrap: impl Fn(&[&str]) -> Strin
     vec![wrap(&group); rows].join(", ")
 }
 
-/// The text of a batch statement for `rows` rows (1 to [`SQLITE_CHUNK`]),
-/// made once: sqlx keeps the prepared statement, but the text of a big
-/// batch took as long to write as to run.
-fn sqlite_batch_sql(cache: &'static [OnceLock<String>], rows: usize, make: fn(usize) -> String) -> Cow<'static, str> {
-    match cache.get(rows) {
-        Some(cell) => Cow::Borrowed(cell.get_or_init(|| make(rows))),
+/// The statement texts of a chunk of moves, made once: by its number of
+/// rows (1 to [`SQLITE_CHUNK`]), then whether it begins the transaction
+/// (bit 0) and commits it (bit 1). sqlx keeps the prepared statements, but
+/// the text of a big batch took as long to write as to run.
+static SQLITE_MOVES: [[OnceLock<String>; 4]; SQLITE_CHUNK + 1] =
+    [const { [const { OnceLock::new() }; 4] }; SQLITE_CHUNK + 1];
+
+fn sqlite_moves_text(rows: usize, begin: bool, commit: bool) -> Cow<'static, str> {
+    match SQLITE_MOVES.get(rows) {
+        Some(cells) => Cow::Borrowed(
+            cells[usize::from(begin) | usize::from(commit) << 1].get_or_init(|| sqlite_moves_sql(rows, begin, commit)),
+        ),
         // Not reached (chunks are at most SQLITE_CHUNK rows); still right.
-        None => Cow::Owned(make(rows)),
+        None => Cow::Owned(sqlite_moves_sql(rows, begin, commit)),
     }
 }
 
-static SQLITE_INSERT_MOVES: [OnceLock<String>; SQLITE_CHUNK + 1] = [const { OnceLock::new() }; SQLITE_CHUNK + 1];
-static SQLITE_UPDATE_GAMES: [OnceLock<String>; SQLITE_CHUNK + 1] = [const { OnceLock::new() }; SQLITE_CHUNK + 1];
-
-fn sqlite_insert_moves_sql(rows: usize) -> String {
-    let rows = placeholder_rows(rows, 6, |p| format!("({})", p.join(", ")));
+/// `[BEGIN IMMEDIATE;] INSERT ...; UPDATE ... RETURNING id[; COMMIT]` for
+/// `rows` moves: the moves of the games still at the version expected,
+/// then the guarded state changes of the same games.
+fn sqlite_moves_sql(rows: usize, begin: bool, commit: bool) -> String {
+    let moves = placeholder_rows(rows, 7, |p| {
+        format!(
+            "SELECT {} AS gid, {} AS expected, {} AS ply, {} AS notation, {} AS played_at, {} AS white_ms, \
+             {} AS black_ms",
+            p[0], p[1], p[2], p[3], p[4], p[5], p[6]
+        )
+    })
+    .replace(", SELECT", " UNION ALL SELECT");
     format!(
-        "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) VALUES {rows} \
-         ON CONFLICT DO NOTHING RETURNING game_id"
+        "{}INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
+         SELECT v.gid, v.ply, v.notation, v.played_at, v.white_ms, v.black_ms FROM ({moves}) AS v, games \
+         WHERE games.id = v.gid AND games.version = v.expected; {}{}",
+        if begin { "BEGIN IMMEDIATE; " } else { "" },
+        sqlite_update_games_sql(rows),
+        if commit { "; COMMIT" } else { "" },
     )
 }
 
@@ -902,49 +1078,39 @@ fn sqlite_update_games_sql(rows: usize) -> String {
     )
 }
 
-/// SQLite: the moves of different games, in three statements: the moves
-/// (a move already stored for its ply is skipped), the guarded state
-/// changes of the games whose move went in, and the removal of the moves
-/// whose game had moved on. Returns the games that changed.
-async fn sqlite_moves<'j>(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, jobs: &[&'j Job]) -> Result<HashSet<&'j str>> {
-    let sql = sqlite_batch_sql(&SQLITE_INSERT_MOVES, jobs.len(), sqlite_insert_moves_sql);
+/// SQLite: the moves of different games in one call (`begin`: opening the
+/// transaction, `commit`: committing it): the moves of the games still at
+/// the version expected, then those games' guarded state changes, which
+/// are the same games (one writer, one transaction, one move per game in
+/// a chunk). A move already stored for its ply fails the statement, and
+/// the batch is then committed one by one (`write_batches`): a second move
+/// for the same turn never lands, whatever the version said. Returns the
+/// games that changed.
+async fn sqlite_moves<'j>(
+    conn: &mut SqliteConnection,
+    jobs: &[&'j Job],
+    begin: bool,
+    commit: bool,
+) -> Result<HashSet<&'j str>> {
+    let sql = sqlite_moves_text(jobs.len(), begin, commit);
     let mut q = sqlx::query(&sql);
     for job in jobs {
         let m = job.append.as_ref().ok_or_else(|| corrupt_batch(&job.id))?;
-        q = q.bind(&job.id).bind(m.ply).bind(&m.notation).bind(m.played_at).bind(m.white_ms).bind(m.black_ms);
+        q = q
+            .bind(&job.id)
+            .bind(job.expected_version)
+            .bind(m.ply)
+            .bind(&m.notation)
+            .bind(m.played_at)
+            .bind(m.white_ms)
+            .bind(m.black_ms);
     }
-    let inserted: HashSet<String> =
-        q.fetch_all(&mut **tx).await?.iter().map(|r| r.try_get("game_id")).collect::<sqlx::Result<_>>()?;
-    let going: Vec<&Job> = jobs.iter().copied().filter(|j| inserted.contains(&j.id)).collect();
-    let mut updated = HashSet::new();
-    if going.is_empty() {
-        return Ok(updated);
-    }
-    let sql = sqlite_batch_sql(&SQLITE_UPDATE_GAMES, going.len(), sqlite_update_games_sql);
-    let mut q = sqlx::query(&sql);
-    for job in &going {
+    for job in jobs {
         q = bind_play!(q.bind(&job.id).bind(job.expected_version), job.state);
     }
     let changed: HashSet<String> =
-        q.fetch_all(&mut **tx).await?.iter().map(|r| r.try_get("id")).collect::<sqlx::Result<_>>()?;
-    let lost: Vec<&Job> = going.iter().copied().filter(|j| !changed.contains(&j.id)).collect();
-    for job in &going {
-        if changed.contains(&job.id) {
-            updated.insert(job.id.as_str());
-        }
-    }
-    if !lost.is_empty() {
-        // Rare (a lost compare-and-swap): not worth a cached text.
-        let rows = placeholder_rows(lost.len(), 2, |p| format!("(game_id = {} AND ply = {})", p[0], p[1]));
-        let sql = format!("DELETE FROM moves WHERE {}", rows.replace(", (game_id", " OR (game_id"));
-        let mut q = sqlx::query(&sql);
-        for job in &lost {
-            let ply = job.append.as_ref().map(|m| m.ply).unwrap_or(-1);
-            q = q.bind(&job.id).bind(ply);
-        }
-        q.execute(&mut **tx).await?;
-    }
-    Ok(updated)
+        q.fetch_all(&mut *conn).await?.iter().map(|r| r.try_get("id")).collect::<sqlx::Result<_>>()?;
+    Ok(jobs.iter().filter(|j| changed.contains(&j.id)).map(|j| j.id.as_str()).collect())
 }
 
 fn corrupt_batch(id: &str) -> StoreError {
@@ -953,10 +1119,10 @@ fn corrupt_batch(id: &str) -> StoreError {
 
 /// SQLite: one commit of a batch on its own (a change without a move, or
 /// a game's second commit in the batch).
-async fn sqlite_single(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, job: &Job) -> Result<bool> {
+async fn sqlite_single(conn: &mut SqliteConnection, job: &Job) -> Result<bool> {
     let Some(m) = &job.append else {
         let q = sqlx::query(UPDATE_STATE).bind(&job.id).bind(job.expected_version);
-        return Ok(bind_state!(q, job.state).execute(&mut **tx).await?.rows_affected() == 1);
+        return Ok(bind_state!(q, job.state).execute(&mut *conn).await?.rows_affected() == 1);
     };
     // The move first: a move already stored for this ply refuses the
     // commit without touching the game.
@@ -967,19 +1133,19 @@ async fn sqlite_single(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, job: &Job) 
         .bind(m.played_at)
         .bind(m.white_ms)
         .bind(m.black_ms)
-        .execute(&mut **tx)
+        .execute(&mut *conn)
         .await?;
     if inserted.rows_affected() != 1 {
         return Ok(false);
     }
     let q = sqlx::query(UPDATE_PLAY).bind(&job.id).bind(job.expected_version);
-    let done = bind_play!(q, job.state).execute(&mut **tx).await?;
+    let done = bind_play!(q, job.state).execute(&mut *conn).await?;
     if done.rows_affected() != 1 {
         // Lost the compare-and-swap: take the move out again.
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply = $2")
             .bind(&job.id)
             .bind(m.ply)
-            .execute(&mut **tx)
+            .execute(&mut *conn)
             .await?;
     }
     Ok(done.rows_affected() == 1)
