@@ -782,9 +782,19 @@ async fn checkpoints(mut conn: SqliteConnection, writer: Weak<AsyncMutex<Option<
         if writer.try_lock().is_ok_and(|w| w.is_none()) {
             break;
         }
-        drop(writer);
         // Busy (the writer checkpointing by itself) or failing: next time.
         let _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await;
+        // The frames appended meanwhile, with the writer held back for
+        // that moment: the checkpoint then reaches the end of the WAL, and
+        // the next commit starts the WAL again from its beginning. Without
+        // it the WAL grows to the writer's own bound, and the batch that
+        // reaches it waits for a long checkpoint (SQLite's tail latency).
+        let guard = writer.lock().await;
+        if guard.is_none() {
+            break;
+        }
+        let _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await;
+        drop(guard);
     }
     let _ = conn.close().await;
 }
