@@ -178,16 +178,7 @@ impl Searcher {
             };
         }
         let budget = limits.time_budget();
-        let shared = Shared {
-            tt: &self.tt,
-            weights: self.weights.as_deref(),
-            stop,
-            nodes: AtomicU64::new(0),
-            start,
-            hard: budget.map(|(_, h)| h),
-            node_limit: limits.nodes,
-            null_move: self.options.null_move,
-        };
+        let shared = self.shared(stop, start, budget.map(|(_, h)| h), limits.nodes);
         let soft = budget.map(|(s, _)| s);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
         // Helper threads search until the main thread is done.
@@ -217,9 +208,28 @@ impl Searcher {
             pv,
         }
     }
-}
 
-impl Searcher {
+    /// The state a search's threads share, with this searcher's table,
+    /// weights and options.
+    fn shared<'a>(
+        &'a self,
+        stop: &'a AtomicBool,
+        start: Instant,
+        hard: Option<Duration>,
+        node_limit: Option<u64>,
+    ) -> Shared<'a> {
+        Shared {
+            tt: &self.tt,
+            weights: self.weights.as_deref(),
+            stop,
+            nodes: AtomicU64::new(0),
+            start,
+            hard,
+            node_limit,
+            null_move: self.options.null_move,
+        }
+    }
+
     /// The quiet position at the end of the quiescence search's principal
     /// variation from each position, with this searcher's weights. Texel
     /// tuning fits the evaluation to these leaves, so that it is fitted to
@@ -230,16 +240,7 @@ impl Searcher {
     {
         let Some(first) = positions.first() else { return Vec::new() };
         let stop = AtomicBool::new(false);
-        let shared = Shared {
-            tt: &self.tt,
-            weights: self.weights.as_deref(),
-            stop: &stop,
-            nodes: AtomicU64::new(0),
-            start: Instant::now(),
-            hard: None,
-            node_limit: None,
-            null_move: self.options.null_move,
-        };
+        let shared = self.shared(&stop, Instant::now(), None, None);
         let mut worker = Worker::<P>::new(&shared, false, first, &[]);
         positions
             .iter()
