@@ -132,18 +132,7 @@ impl EngineGame for SaltaPosition {
         // the chain. Search the jumps that bring their piece closer to its
         // target (without a call; a pending call is a forced position, which
         // the search extends instead, see `is_forcing`).
-        use monte_rules::salta::geometry::DISTANCE;
-        let mut all = MoveList::new();
-        self.generate(&mut all);
-        for &mv in &all {
-            if mv.call || !mv.is_jump() {
-                continue;
-            }
-            let Some(target) = self.target_of_square(mv.from) else { continue };
-            if DISTANCE[mv.to as usize][target as usize] < DISTANCE[mv.from as usize][target as usize] {
-                out.push(mv);
-            }
-        }
+        self.generate_approaching_jumps(out);
     }
 
     fn null_move() -> SaltaMove {
@@ -335,48 +324,6 @@ mod tests {
 
     /// Salta quiescence searches exactly the legal jumps without a call
     /// that bring their piece closer to its target, in every rule set.
-    #[test]
-    fn salta_quiescence_moves_are_the_forward_jumps() {
-        use monte_rules::salta::SaltaRules;
-        use monte_rules::salta::geometry::distance;
-        for rules in [SaltaRules::seed(), SaltaRules::meyer1908(), SaltaRules::ludii()] {
-            let mut pos = SaltaPosition::start(rules);
-            let mut seed = 11u64;
-            let mut seen = 0;
-            for _ in 0..400 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mut expected: Vec<SaltaMove> = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        !m.call && m.is_jump() && {
-                            let t = pos.target_of_square(m.from).expect("a piece");
-                            distance(m.to, t) < distance(m.from, t)
-                        }
-                    })
-                    .collect();
-                let mut got = MoveList::new();
-                pos.quiescence_moves(&mut got);
-                let mut got: Vec<SaltaMove> = got.iter().copied().collect();
-                let key = |m: &SaltaMove| (m.from, m.to);
-                expected.sort_by_key(key);
-                got.sort_by_key(key);
-                assert_eq!(got, expected, "{pos:?}");
-                seen += got.len();
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
-                if pos.status().is_over() {
-                    break;
-                }
-            }
-            assert!(seen > 0, "no position with a forward jump under {rules}");
-        }
-    }
 
     #[test]
     fn evaluation_is_the_weighted_sum_of_the_features() {

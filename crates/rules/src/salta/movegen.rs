@@ -8,7 +8,7 @@
 //! can always be shortened to a path that lands on no square twice, so the
 //! closure is exactly the set of legal ends.)
 
-use super::geometry::{Dir, Square, Squares, neighbours, shift};
+use super::geometry::{DISTANCE, Dir, Square, Squares, neighbours, shift};
 use super::position::{NONE, SaltaMove, SaltaPosition, target_of};
 use super::rules::Chains;
 use crate::position::MoveList;
@@ -389,6 +389,36 @@ impl SaltaPosition {
         }
         if out.len() == start {
             out.push(SaltaMove::PASS);
+        }
+    }
+
+    /// The jumps without a call that end closer to their piece's target
+    /// than they start, in the order of [`Position::generate`]: what makes
+    /// a position unquiet for a search (a chain can carry a piece many
+    /// steps at once), found without listing the other moves.
+    ///
+    /// [`Position::generate`]: crate::position::Position::generate
+    pub fn generate_approaching_jumps(&self, out: &mut MoveList<SaltaMove>) {
+        if self.game_over_by_goal() {
+            return;
+        }
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
+        for &(from, ends) in sets.iter() {
+            // A jump moves a piece two columns per hop, so no chain ends on
+            // a neighbour of its start: the ends off the neighbours are the
+            // jumps.
+            let jumps = ends & !neighbours(1 << from);
+            if jumps == 0 {
+                continue;
+            }
+            let target = target_of(self.rules.goal, self.board[from as usize]);
+            let before = DISTANCE[from as usize][target as usize];
+            for to in Squares(jumps) {
+                if DISTANCE[to as usize][target as usize] < before {
+                    out.push(SaltaMove { from, to, call: false });
+                }
+            }
         }
     }
 
