@@ -419,8 +419,14 @@ where
     if let Status::Over(o) = pos.status() {
         anyhow::bail!("the game is over: {o}");
     }
-    let searcher =
-        Searcher::new(SearchOptions { hash_mb: search.hash, threads: search.threads.max(1), ..Default::default() });
+    // Analysis reports what a position is worth, so a draw scores 0 (no
+    // contempt, which is a player's preference).
+    let searcher = Searcher::new(SearchOptions {
+        hash_mb: search.hash,
+        threads: search.threads.max(1),
+        contempt: 0,
+        ..Default::default()
+    });
     let stop = AtomicBool::new(false);
     let mut lines = Vec::new();
     let result = searcher.search(&pos, &[], &search.limits(), &stop, &mut |info| {

@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use monte_engine::ai::{Noise, choose_in};
 use monte_engine::mcts::{Leaf, Mcts, MctsOptions, Standing};
-use monte_engine::{EngineGame, Level, Limits, SearchOptions, Searcher, level};
+use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, SearchOptions, Searcher, level};
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
@@ -100,9 +100,11 @@ pub struct EngineSpec {
     pub hash_mb: usize,
     /// Alpha-beta null-move pruning (`nullmove=0` turns it off).
     pub null_move: bool,
+    /// Alpha-beta contempt for draws, in evaluation units.
+    pub contempt: i32,
 }
 
-const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,nullmove=0|1], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1], \
+const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,nullmove=0|1,contempt=C], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C], \
      mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB]";
 
 fn number<T: std::str::FromStr>(spec: &str, key: &str, value: &str) -> Result<T> {
@@ -137,6 +139,7 @@ impl std::str::FromStr for EngineSpec {
             threads: 1,
             hash_mb: 16,
             null_move: true,
+            contempt: DEFAULT_CONTEMPT,
         };
         let known: &[&str] = match head {
             "level" => {
@@ -148,9 +151,9 @@ impl std::str::FromStr for EngineSpec {
                     .ok_or_else(|| anyhow::anyhow!("engine `{text}`: level must be a number from 1 to 8"))?;
                 spec.kind = EngineKind::Level(lv);
                 spec.threads = lv.threads;
-                &["threads", "hash", "movetime", "nodes", "nullmove"]
+                &["threads", "hash", "movetime", "nodes", "nullmove", "contempt"]
             }
-            "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove"],
+            "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove", "contempt"],
             "mcts" => {
                 spec.kind = EngineKind::Mcts(MctsOptions::puct());
                 &["playouts", "nodes", "movetime", "c", "scale", "temperature", "memory"]
@@ -186,6 +189,7 @@ impl std::str::FromStr for EngineSpec {
                         _ => bail!("engine `{text}`: nullmove must be 0 or 1"),
                     }
                 }
+                ("contempt", _) => spec.contempt = number(text, key, value)?,
                 ("c", Some(o)) => o.exploration = positive(text, key, value)?,
                 ("scale", Some(o)) => o.scale = positive(text, key, value)?,
                 ("temperature", Some(o)) => o.prior_temperature = positive(text, key, value)?,
@@ -432,6 +436,7 @@ impl Player {
                 hash_mb: spec.hash_mb,
                 threads: spec.threads,
                 null_move: spec.null_move,
+                contempt: spec.contempt,
             })),
         };
         Player { spec: spec.clone(), limits, searcher, noise: Noise::new(1), seed: 1, stats: MoveStats::default() }
@@ -1018,6 +1023,9 @@ mod tests {
         assert!("level=8".parse::<EngineSpec>().unwrap().null_move);
         assert!(!"level=8,nullmove=0".parse::<EngineSpec>().unwrap().null_move);
         assert!("ab:nullmove=on".parse::<EngineSpec>().unwrap().null_move);
+        assert_eq!("level=8".parse::<EngineSpec>().unwrap().contempt, DEFAULT_CONTEMPT);
+        assert_eq!("level=8,contempt=0".parse::<EngineSpec>().unwrap().contempt, 0);
+        assert_eq!("ab:contempt=-50".parse::<EngineSpec>().unwrap().contempt, -50);
     }
 
     #[test]
@@ -1034,6 +1042,7 @@ mod tests {
         assert!(err("level=3,depth=2").contains("unknown option `depth`"));
         assert!(err("ab:nullmove=yes").contains("nullmove must be 0 or 1"));
         assert!(err("mcts:nullmove=0").contains("unknown option `nullmove`"));
+        assert!(err("ab:contempt=x").contains("bad value `x` for contempt"));
     }
 
     #[test]

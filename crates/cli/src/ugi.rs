@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use monte_engine::ai::Noise;
-use monte_engine::{Clock, Level, Limits, SearchInfo, SearchOptions, Searcher};
+use monte_engine::{Clock, DEFAULT_CONTEMPT, Level, Limits, SearchInfo, SearchOptions, Searcher};
 use monte_rules::any::AnyGame;
 use monte_rules::{GameKind, Side, Status};
 
@@ -23,6 +23,8 @@ use crate::engine::{self, Choice};
 
 const MAX_THREADS: usize = 256;
 const MAX_HASH_MB: usize = 4096;
+/// Contempt in evaluation units (a Salta distance step is 100).
+const MAX_CONTEMPT: i32 = 1000;
 const DEFAULT_HASH_MB: usize = 64;
 /// Searches recurse deeply with move lists on the stack.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
@@ -141,6 +143,7 @@ struct Engine {
     level: Option<Level>,
     threads: usize,
     hash_mb: usize,
+    contempt: i32,
     searcher: Arc<Searcher>,
     search: Option<RunningSearch>,
     /// Seed of the next noisy level's choices.
@@ -163,6 +166,7 @@ impl Engine {
             level: None,
             threads,
             hash_mb,
+            contempt: DEFAULT_CONTEMPT,
             searcher: Arc::new(Searcher::new(SearchOptions { hash_mb, threads, ..Default::default() })),
             search: None,
             seed,
@@ -211,6 +215,7 @@ impl Engine {
         send("option name Level type spin default 0 min 0 max 8");
         send(&format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", self.threads));
         send(&format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", self.hash_mb));
+        send(&format!("option name Contempt type spin default {} min 0 max {MAX_CONTEMPT}", self.contempt));
         send("ugiok");
     }
 
@@ -287,23 +292,33 @@ impl Engine {
             }
             "threads" => {
                 self.threads = number(1, MAX_THREADS)?;
-                self.searcher = Arc::new(Searcher::new(SearchOptions {
-                    hash_mb: self.hash_mb,
-                    threads: self.threads,
-                    ..Default::default()
-                }));
+                self.new_searcher();
             }
             "hash" => {
                 self.hash_mb = number(1, MAX_HASH_MB)?;
-                self.searcher = Arc::new(Searcher::new(SearchOptions {
-                    hash_mb: self.hash_mb,
-                    threads: self.threads,
-                    ..Default::default()
-                }));
+                self.new_searcher();
             }
-            _ => return Err(format!("setoption: unknown option `{name}` (known: Game, Rules, Level, Threads, Hash)")),
+            "contempt" => {
+                self.contempt = number(0, MAX_CONTEMPT as usize)? as i32;
+                self.new_searcher();
+            }
+            _ => {
+                return Err(format!(
+                    "setoption: unknown option `{name}` (known: Game, Rules, Level, Threads, Hash, Contempt)"
+                ));
+            }
         }
         Ok(())
+    }
+
+    /// A searcher with the current options (what it learnt is forgotten).
+    fn new_searcher(&mut self) {
+        self.searcher = Arc::new(Searcher::new(SearchOptions {
+            hash_mb: self.hash_mb,
+            threads: self.threads,
+            contempt: self.contempt,
+            ..Default::default()
+        }));
     }
 
     fn new_game(&mut self) {

@@ -56,6 +56,7 @@ fn handshake_names_the_options_and_queries_answer() {
         "option name Level type spin default 0 min 0 max 8",
         "option name Threads type spin default 1 min 1 max 256",
         "option name Hash type spin default 64 min 1 max 4096",
+        "option name Contempt type spin default 100 min 0 max 1000",
     ] {
         assert!(hello.iter().any(|l| l == option), "missing `{option}` in {hello:?}");
     }
@@ -137,6 +138,7 @@ fn errors_change_nothing() {
         "setoption name Level value 9",
         "setoption name Threads value 0",
         "setoption name Hash value lots",
+        "setoption name Contempt value -5",
         "setoption name Colour value red",
         "setoption Level 3",
         "go depth",
@@ -158,6 +160,7 @@ fn errors_change_nothing() {
     assert!(find("position fen s5,s4 w - 0").contains("position:"));
     assert!(find("setoption name Rules value modern").contains("unknown Salta rule set `modern`"));
     assert!(find("setoption name Level value 9").contains("0-8"));
+    assert!(find("setoption name Contempt value -5").contains("0-1000"));
     assert!(find("go sideways").contains("unknown parameter `sideways`"));
 
     // The position is the start (from uginewgame), untouched by the bad

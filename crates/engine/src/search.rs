@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use monte_rules::game::RepetitionRule;
-use monte_rules::{MoveList, Outcome, Side, Status};
+use monte_rules::{MoveList, Side, Status};
 
 use crate::eval::EngineGame;
 use crate::limits::Limits;
@@ -69,11 +69,21 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Null-move pruning (on by default; off to measure what it buys).
     pub null_move: bool,
+    /// What a draw is worth to the side to move at the root, negated, in
+    /// evaluation units: the search scores a drawn end (a repetition, or a
+    /// draw by the rules) −contempt for that side and +contempt for the
+    /// other, so that a player who is not worse plays on instead of
+    /// repeating moves. 0 scores draws as equal (analysis).
+    pub contempt: i32,
 }
+
+/// The contempt of a player (see [`SearchOptions::contempt`]): a Salta
+/// distance step, a few hundredths of a logit in either game.
+pub const DEFAULT_CONTEMPT: i32 = 100;
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { hash_mb: 64, threads: 1, null_move: true }
+        SearchOptions { hash_mb: 64, threads: 1, null_move: true, contempt: DEFAULT_CONTEMPT }
     }
 }
 
@@ -97,6 +107,7 @@ struct Shared<'a> {
     hard: Option<Duration>,
     node_limit: Option<u64>,
     null_move: bool,
+    contempt: i32,
 }
 
 /// One thread's search state.
@@ -121,6 +132,8 @@ where
     after_null: bool,
     repetition: bool,
     draw_winner: Option<Side>,
+    /// Whose search it is (contempt is that side's).
+    root_side: Side,
     killers: [[u16; 2]; MAX_PLY],
     history: Box<[[i32; 4096]; 2]>,
     pv: Vec<Vec<u16>>,
@@ -227,6 +240,7 @@ impl Searcher {
             hard,
             node_limit,
             null_move: self.options.null_move,
+            contempt: self.options.contempt,
         }
     }
 
@@ -253,14 +267,6 @@ impl Searcher {
                 leaf
             })
             .collect()
-    }
-}
-
-fn outcome_score(o: Outcome, side: Side, ply: usize) -> i32 {
-    match o.winner {
-        Some(w) if w == side => WIN - ply as i32,
-        Some(_) => -WIN + ply as i32,
-        None => 0,
     }
 }
 
@@ -304,6 +310,7 @@ where
             after_null: false,
             repetition: root.rules().repetition_draw(),
             draw_winner: root.rules().draw_winner(),
+            root_side: root.side_to_move(),
             killers: [[0; 2]; MAX_PLY],
             history: Box::new([[0; 4096]; 2]),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -445,12 +452,20 @@ where
         }
     }
 
-    fn draw_score(&self, side: Side, ply: usize) -> i32 {
-        match self.draw_winner {
+    /// The score of a game's end for `side`: a win sooner is better, a
+    /// draw is worth the contempt.
+    fn outcome_score(&self, winner: Option<Side>, side: Side, ply: usize) -> i32 {
+        match winner {
             Some(w) if w == side => WIN - ply as i32,
             Some(_) => -WIN + ply as i32,
-            None => 0,
+            None if side == self.root_side => -self.shared.contempt,
+            None => self.shared.contempt,
         }
+    }
+
+    /// The score of a repetition (a draw, or by the rules a win for one side).
+    fn draw_score(&self, side: Side, ply: usize) -> i32 {
+        self.outcome_score(self.draw_winner, side, ply)
     }
 
     fn is_repetition(&self, hash: u64) -> bool {
@@ -504,7 +519,7 @@ where
         self.seldepth = self.seldepth.max(ply as u32);
         let side = pos.side_to_move();
         if let Status::Over(o) = pos.status() {
-            return outcome_score(o, side, ply);
+            return self.outcome_score(o.winner, side, ply);
         }
         if ply > 0 && self.repetition && self.is_repetition(pos.hash()) {
             return self.draw_score(side, ply);
@@ -666,7 +681,7 @@ where
         self.seldepth = self.seldepth.max(ply as u32);
         let side = pos.side_to_move();
         if let Status::Over(o) = pos.status() {
-            return outcome_score(o, side, ply);
+            return self.outcome_score(o.winner, side, ply);
         }
         let forced = pos.is_forcing();
         let mut moves = MoveList::new();

@@ -61,7 +61,7 @@ fn stop_ends_an_infinite_search_promptly() {
 
 #[test]
 fn null_move_pruning_cuts_the_tree_and_keeps_wins() {
-    let searcher = |null_move| Searcher::new(SearchOptions { hash_mb: 8, threads: 1, null_move });
+    let searcher = |null_move| Searcher::new(SearchOptions { hash_mb: 8, threads: 1, null_move, ..Default::default() });
     let run = |s: &Searcher, pos: &SaltaPosition, limits: Limits| {
         s.search(pos, &[], &limits, &AtomicBool::new(false), &mut |_| {})
     };
@@ -78,7 +78,7 @@ fn null_move_pruning_cuts_the_tree_and_keeps_wins() {
     let without = run(&searcher(false), &start, Limits::depth(6)).nodes;
     assert!(with < without, "with null move {with} nodes, without {without}");
     let focus = FocusPosition::start(FocusRules::seed());
-    let s = |null_move| Searcher::new(SearchOptions { hash_mb: 8, threads: 1, null_move });
+    let s = |null_move| Searcher::new(SearchOptions { hash_mb: 8, threads: 1, null_move, ..Default::default() });
     let with = s(true).search(&focus, &[], &Limits::depth(5), &AtomicBool::new(false), &mut |_| {}).nodes;
     let without = s(false).search(&focus, &[], &Limits::depth(5), &AtomicBool::new(false), &mut |_| {}).nodes;
     assert!(with < without, "Focus: with null move {with} nodes, without {without}");
@@ -98,4 +98,32 @@ fn quiet_leaves_follow_the_quiescence_search() {
     after.play_unchecked(won.parse_move("d6:f8").unwrap());
     assert_eq!(leaves[1], after);
     assert!(s.quiet_leaves::<SaltaPosition>(&[]).is_empty());
+}
+
+#[test]
+fn contempt_plays_on_instead_of_repeating() {
+    // From a game between levels 8 and 7: a cycle of calls, and White's
+    // j6-i5+ would repeat the position a third time (a draw). Without
+    // contempt the search is content with the draw; with it, White plays
+    // on, and the draw it avoids is worth −contempt to it.
+    let mut pos = SaltaPosition::start(SaltaRules::seed());
+    let mut history = Vec::new();
+    for text in "a3-b4 d8-c7 b4-a5 c7-d8 a5-b6 j8-i7 g3-h4 i7-h6 h4-i5+ h6:j4 i5-h4 j4-i5+ h4:j6 i5-h6 \
+                 j6-i5+ h6:j4 i5-h4 j4-i5+ h4:j6 i5-h6"
+        .split_whitespace()
+    {
+        history.push(pos.hash());
+        let mv = pos.parse_move(text).unwrap();
+        pos.play(mv).unwrap();
+    }
+    let run = |contempt| {
+        let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, contempt, ..Default::default() });
+        let r = s.search(&pos, &history, &Limits::depth(6), &AtomicBool::new(false), &mut |_| {});
+        (pos.format_move(r.best.unwrap()), r.score)
+    };
+    let (without, without_score) = run(0);
+    let (with, with_score) = run(100);
+    assert_eq!((without.as_str(), without_score), ("j6-i5+", Score::Units(0)));
+    assert_ne!(with, "j6-i5+", "{with_score:?}");
+    assert!(matches!(with_score, Score::Units(u) if u > -100), "{with} {with_score:?}");
 }
