@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use monte_engine::ai::{Noise, choose_in};
 use monte_engine::mcts::{Leaf, Mcts, MctsOptions, Standing};
-use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, SearchOptions, Searcher, level};
+use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, MAX_CONTEMPT, SearchOptions, Searcher, level};
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
@@ -189,7 +189,12 @@ impl std::str::FromStr for EngineSpec {
                         _ => bail!("engine `{text}`: nullmove must be 0 or 1"),
                     }
                 }
-                ("contempt", _) => spec.contempt = number(text, key, value)?,
+                ("contempt", _) => {
+                    spec.contempt = number(text, key, value)?;
+                    if !(-MAX_CONTEMPT..=MAX_CONTEMPT).contains(&spec.contempt) {
+                        bail!("engine `{text}`: contempt must be from -{MAX_CONTEMPT} to {MAX_CONTEMPT}");
+                    }
+                }
                 ("c", Some(o)) => o.exploration = positive(text, key, value)?,
                 ("scale", Some(o)) => o.scale = positive(text, key, value)?,
                 ("temperature", Some(o)) => o.prior_temperature = positive(text, key, value)?,
@@ -1043,6 +1048,7 @@ mod tests {
         assert!(err("ab:nullmove=yes").contains("nullmove must be 0 or 1"));
         assert!(err("mcts:nullmove=0").contains("unknown option `nullmove`"));
         assert!(err("ab:contempt=x").contains("bad value `x` for contempt"));
+        assert!(err("ab:contempt=-2147483648").contains("contempt must be from -1000 to 1000"));
     }
 
     #[test]

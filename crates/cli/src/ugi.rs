@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use monte_engine::ai::Noise;
-use monte_engine::{Clock, DEFAULT_CONTEMPT, Level, Limits, SearchInfo, SearchOptions, Searcher};
+use monte_engine::{Clock, DEFAULT_CONTEMPT, Level, Limits, MAX_CONTEMPT, SearchInfo, SearchOptions, Searcher};
 use monte_rules::any::AnyGame;
 use monte_rules::{GameKind, Side, Status};
 
@@ -23,8 +23,6 @@ use crate::engine::{self, Choice};
 
 const MAX_THREADS: usize = 256;
 const MAX_HASH_MB: usize = 4096;
-/// Contempt in evaluation units (a Salta distance step is 100).
-const MAX_CONTEMPT: i32 = 1000;
 const DEFAULT_HASH_MB: usize = 64;
 /// Searches recurse deeply with move lists on the stack.
 const SEARCH_STACK_BYTES: usize = 64 << 20;

@@ -81,6 +81,10 @@ pub struct SearchOptions {
 /// distance step, a few hundredths of a logit in either game.
 pub const DEFAULT_CONTEMPT: i32 = 100;
 
+/// The largest contempt the search uses, either way (ten Salta steps): a
+/// larger one is cut to it, so that a draw never scores like a won game.
+pub const MAX_CONTEMPT: i32 = 1000;
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions { hash_mb: 64, threads: 1, null_move: true, contempt: DEFAULT_CONTEMPT }
@@ -240,7 +244,7 @@ impl Searcher {
             hard,
             node_limit,
             null_move: self.options.null_move,
-            contempt: self.options.contempt,
+            contempt: self.options.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT),
         }
     }
 

@@ -126,4 +126,9 @@ fn contempt_plays_on_instead_of_repeating() {
     assert_eq!((without.as_str(), without_score), ("j6-i5+", Score::Units(0)));
     assert_ne!(with, "j6-i5+", "{with_score:?}");
     assert!(matches!(with_score, Score::Units(u) if u > -100), "{with} {with_score:?}");
+    // Any contempt a caller passes is cut to ±MAX_CONTEMPT: a draw never
+    // scores like a win, and nothing overflows.
+    for extreme in [i32::MIN, i32::MAX] {
+        assert!(matches!(run(extreme).1, Score::Units(u) if u.abs() <= monte_engine::MAX_CONTEMPT + 1000));
+    }
 }
