@@ -156,8 +156,8 @@ where
     let names = P::feature_names();
     let mut w = P::weights().to_vec();
     for round in 1..=MAX_ROUNDS {
-        let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, contempt: 0, ..Default::default() })
-            .with_weights(w.clone());
+        let searcher =
+            Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() }).with_weights(w.clone());
         let leaves = searcher.quiet_leaves(&positions);
         let mut data = Vec::with_capacity(samples.len());
         for ((smp, pos), leaf) in samples.iter().zip(&positions).zip(&leaves) {

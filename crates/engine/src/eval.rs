@@ -322,9 +322,6 @@ mod tests {
         }
     }
 
-    /// Salta quiescence searches exactly the legal jumps without a call
-    /// that bring their piece closer to its target, in every rule set.
-
     #[test]
     fn evaluation_is_the_weighted_sum_of_the_features() {
         check(SaltaPosition::start(monte_rules::salta::SaltaRules::seed()));

@@ -258,7 +258,10 @@ impl Searcher {
     {
         let Some(first) = positions.first() else { return Vec::new() };
         let stop = AtomicBool::new(false);
-        let shared = self.shared(&stop, Instant::now(), None, None);
+        // A leaf is scored for what it is worth, from whichever side is to
+        // move in each position: no contempt (one worker serves them all,
+        // and contempt would be the first position's side's).
+        let shared = Shared { contempt: 0, ..self.shared(&stop, Instant::now(), None, None) };
         let mut worker = Worker::<P>::new(&shared, false, first, &[]);
         positions
             .iter()
