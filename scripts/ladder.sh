@@ -7,10 +7,10 @@
 #
 # Levels 1-6 play exactly as they do for people (their depth, noise and
 # time per move), so the pairs up to 6-5 compare the levels as people meet
-# them. Levels 7 and 8 (1 s and 3 s a move on 2 threads for people) would
+# them. Levels 7 and 8 (1 s and 6 s a move on 2 threads for people) would
 # make the upper pairs take hours, so the pairs 7-6 and 8-7 are played by
 # node limits in the ratio of the levels' thinking (time x threads:
-# 0.5 : 2 : 6 for levels 6, 7 and 8; NODES6, NODES7, NODES8), one thread
+# 0.5 : 2 : 12 for levels 6, 7 and 8; NODES6, NODES7, NODES8), one thread
 # each, deterministic: these pairs measure what more thinking buys at the
 # full-strength search, not how busy the machine is. The records go to
 # target/ladder/.
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 GAMES=${GAMES:-40}
 NODES6=${NODES6:-150000}
 NODES7=${NODES7:-600000}
-NODES8=${NODES8:-1800000}
+NODES8=${NODES8:-3600000}
 CONCURRENCY=${CONCURRENCY:-2}
 GAMES_LIST=${LADDER_GAMES:-"salta focus"}
 # The upper level of each pair to play (e.g. UPPER="6 7 8").

@@ -1063,7 +1063,7 @@ mod tests {
         assert_eq!(uct.limits(ms(50), None), Some(Limits::movetime(Duration::from_millis(50))));
         let l8: EngineSpec = "level=8".parse().unwrap();
         assert_eq!(l8.limits(ms(50), None).unwrap().movetime, ms(50));
-        assert_eq!(l8.limits(None, None).unwrap().movetime, ms(3000));
+        assert_eq!(l8.limits(None, None).unwrap().movetime, ms(6000));
         let l8 = l8.limits(None, Some(1000)).unwrap();
         assert_eq!((l8.nodes, l8.movetime), (Some(1000), None));
         let l7: EngineSpec = "level=7,nodes=300".parse().unwrap();
