@@ -804,11 +804,14 @@ where
             }
             *endings.entry(f.reason.clone()).or_insert(0) += 1;
             progress.update(done, &tally, &f, names, engine1_white);
-            // Records in game order, whatever order the games end in.
+            // Records in game order, whatever order the games end in, each
+            // flushed as it is written: a match stopped early (Ctrl-C) keeps
+            // every game written so far, and no record is left half-written.
             pending.insert(f.index, f.record);
             while let Some(text) = pending.remove(&written) {
                 if let Some(w) = records.as_mut() {
                     writeln!(w, "{text}")?;
+                    w.flush()?;
                 }
                 written += 1;
             }

@@ -132,6 +132,36 @@ fn temp_file(name: &str) -> std::path::PathBuf {
 }
 
 #[test]
+fn a_match_stopped_early_keeps_every_finished_game_whole() {
+    // Each record is flushed as its game ends: a match killed part-way
+    // (Ctrl-C, a closed terminal) leaves the finished games, each complete.
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let path = temp_file("stopped-match.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_monte"))
+        .args(["match", "--game", "salta", "--engine1", "ab:depth=2", "--engine2", "ab:depth=1"])
+        .args(["--games", "100000", "--max-plies", "30", "--concurrency", "1", "--records"])
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start monte match");
+    let started = Instant::now();
+    let finished_games = || std::fs::read_to_string(&path).map(|t| t.matches("[Game ").count()).unwrap_or(0);
+    while finished_games() < 3 && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("stop the match");
+    child.wait().expect("the match ends");
+    let games = records(&path);
+    assert!(games.len() >= 3, "the games finished before the match was stopped are in the file: {}", games.len());
+    for (i, r) in games.iter().enumerate() {
+        r.replay::<monte_rules::salta::SaltaPosition>().expect("every record is whole and replays");
+        assert_eq!(r.tag("Round"), Some((i + 1).to_string().as_str()));
+    }
+}
+
+#[test]
 fn a_tiny_match_completes_and_writes_records_that_replay() {
     use monte_rules::salta::SaltaPosition;
     let path = temp_file("salta-match.txt");
