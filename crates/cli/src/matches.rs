@@ -15,11 +15,12 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use monte_engine::ai::{Noise, choose_in};
 use monte_engine::mcts::{Leaf, Mcts, MctsOptions, Standing};
+use monte_engine::opponents::{Script, scripted_move};
 use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, MAX_CONTEMPT, SearchOptions, Searcher, level};
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
-use monte_rules::salta::SaltaPosition;
+use monte_rules::salta::{SaltaMove, SaltaPosition};
 use monte_rules::{Game, GameKind, MoveList, Side, Status};
 
 use crate::PositionArgs;
@@ -84,6 +85,8 @@ pub enum EngineKind {
     AlphaBeta,
     /// MCTS (PUCT with evaluation, or the plain UCT baseline).
     Mcts(MctsOptions),
+    /// A scripted Salta opponent (`runner`, `blocker`).
+    Script(Script),
 }
 
 /// One engine setting of a match, parsed from text such as `ab:depth=4`.
@@ -102,10 +105,15 @@ pub struct EngineSpec {
     pub null_move: bool,
     /// Alpha-beta contempt for draws, in evaluation units.
     pub contempt: i32,
+    /// The evaluation of 2026-11-30 without the race solver (`eval=classic`).
+    pub classic: bool,
+    /// Evaluation weights replacing the game's own (`weights=a/b/c...`).
+    pub weights: Option<Vec<i32>>,
 }
 
-const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,nullmove=0|1,contempt=C], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C], \
-     mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB]";
+const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], \
+     mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB], \
+     runner, blocker (Salta)";
 
 fn number<T: std::str::FromStr>(spec: &str, key: &str, value: &str) -> Result<T> {
     value.parse().map_err(|_| anyhow::anyhow!("engine `{spec}`: bad value `{value}` for {key}"))
@@ -140,6 +148,8 @@ impl std::str::FromStr for EngineSpec {
             hash_mb: 16,
             null_move: true,
             contempt: DEFAULT_CONTEMPT,
+            classic: false,
+            weights: None,
         };
         let known: &[&str] = match head {
             "level" => {
@@ -151,9 +161,9 @@ impl std::str::FromStr for EngineSpec {
                     .ok_or_else(|| anyhow::anyhow!("engine `{text}`: level must be a number from 1 to 8"))?;
                 spec.kind = EngineKind::Level(lv);
                 spec.threads = lv.threads;
-                &["threads", "hash", "movetime", "nodes", "nullmove", "contempt"]
+                &["threads", "hash", "movetime", "nodes", "nullmove", "contempt", "eval", "weights"]
             }
-            "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove", "contempt"],
+            "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove", "contempt", "eval", "weights"],
             "mcts" => {
                 spec.kind = EngineKind::Mcts(MctsOptions::puct());
                 &["playouts", "nodes", "movetime", "c", "scale", "temperature", "memory"]
@@ -161,6 +171,10 @@ impl std::str::FromStr for EngineSpec {
             "uct" => {
                 spec.kind = EngineKind::Mcts(MctsOptions::uct());
                 &["playouts", "nodes", "movetime", "c", "plies", "memory"]
+            }
+            "runner" | "blocker" => {
+                spec.kind = EngineKind::Script(if head == "runner" { Script::Runner } else { Script::Blocker });
+                &[]
             }
             _ => bail!("unknown engine `{text}` (known: {SPEC_HELP})"),
         };
@@ -195,6 +209,17 @@ impl std::str::FromStr for EngineSpec {
                         bail!("engine `{text}`: contempt must be from -{MAX_CONTEMPT} to {MAX_CONTEMPT}");
                     }
                 }
+                ("eval", _) => {
+                    spec.classic = match value {
+                        "current" => false,
+                        "classic" => true,
+                        _ => bail!("engine `{text}`: eval must be `current` or `classic`"),
+                    }
+                }
+                ("weights", _) => {
+                    let weights: Vec<i32> = value.split('/').map(|w| number(text, key, w)).collect::<Result<_>>()?;
+                    spec.weights = Some(weights);
+                }
                 ("c", Some(o)) => o.exploration = positive(text, key, value)?,
                 ("scale", Some(o)) => o.scale = positive(text, key, value)?,
                 ("temperature", Some(o)) => o.prior_temperature = positive(text, key, value)?,
@@ -228,7 +253,8 @@ impl EngineSpec {
             _ if own != Limits::default() => own,
             _ => Limits { depth: None, nodes, movetime, clock: None },
         };
-        (limits.depth.is_some() && !matches!(self.kind, EngineKind::Mcts(_))
+        (matches!(self.kind, EngineKind::Script(_))
+            || limits.depth.is_some() && !matches!(self.kind, EngineKind::Mcts(_))
             || limits.nodes.is_some()
             || limits.movetime.is_some())
         .then_some(limits)
@@ -391,11 +417,19 @@ where
 {
     /// The count an adjudication goes by, in words.
     fn describe_standing(&self) -> String;
+    /// A scripted opponent's move, `None` when the game has none.
+    fn scripted(&self, _script: Script, _rng: &mut Rng) -> Option<Self::Move> {
+        None
+    }
 }
 
 impl MatchGame for SaltaPosition {
     fn describe_standing(&self) -> String {
         format!("distance White {}, Black {}", self.distance(Side::White), self.distance(Side::Black))
+    }
+
+    fn scripted(&self, script: Script, rng: &mut Rng) -> Option<SaltaMove> {
+        scripted_move(script, self, rng)
     }
 }
 
@@ -436,13 +470,18 @@ fn mix(a: u64, b: u64) -> u64 {
 impl Player {
     fn new(spec: &EngineSpec, limits: Limits) -> Player {
         let searcher = match spec.kind {
-            EngineKind::Mcts(_) => None,
+            EngineKind::Mcts(_) | EngineKind::Script(_) => None,
             _ => Some(Searcher::new(SearchOptions {
                 hash_mb: spec.hash_mb,
                 threads: spec.threads,
                 null_move: spec.null_move,
                 contempt: spec.contempt,
+                classic: spec.classic,
             })),
+        };
+        let searcher = match (searcher, &spec.weights) {
+            (Some(s), Some(w)) => Some(s.with_weights(w.clone())),
+            (s, _) => s,
         };
         Player { spec: spec.clone(), limits, searcher, noise: Noise::new(1), seed: 1, stats: MoveStats::default() }
     }
@@ -456,7 +495,7 @@ impl Player {
         self.seed = seed;
     }
 
-    fn choose<P: EngineGame + Standing>(&mut self, game: &Game<P>) -> Result<P::Move>
+    fn choose<P: MatchGame>(&mut self, game: &Game<P>) -> Result<P::Move>
     where
         P::Rules: RepetitionRule,
     {
@@ -483,6 +522,14 @@ impl Player {
                 let options = MctsOptions { seed: mix(self.seed, game.moves().len() as u64), ..*options };
                 let r = Mcts::new(options).search(game.position(), &history, &self.limits, &stop, &mut |_| {});
                 (r.best.context("no move from MCTS")?, r.nodes, r.depth)
+            }
+            (EngineKind::Script(script), None) => {
+                let mut rng = Rng::new(mix(self.seed, game.moves().len() as u64));
+                let mv = game
+                    .position()
+                    .scripted(*script, &mut rng)
+                    .with_context(|| format!("{}: a scripted opponent plays Salta only", self.spec.name))?;
+                (mv, 0, 0)
             }
             _ => unreachable!("alpha-beta engines have a searcher"),
         };
@@ -694,6 +741,23 @@ where
     }
     if args.max_plies == 0 {
         bail!("--max-plies must be 1 or more");
+    }
+    for spec in &specs {
+        if matches!(spec.kind, EngineKind::Script(_)) && P::KIND != GameKind::Salta {
+            bail!("engine `{}`: the scripted opponents play Salta only", spec.name);
+        }
+        if let Some(w) = &spec.weights
+            && w.len() != P::weights().len()
+        {
+            bail!(
+                "engine `{}`: {} weights given, {} takes {} ({})",
+                spec.name,
+                w.len(),
+                P::KIND,
+                P::weights().len(),
+                P::feature_names().join("/")
+            );
+        }
     }
     let movetime = args.movetime.map(Duration::from_millis);
     let mut limits = [Limits::default(); 2];
@@ -1034,6 +1098,11 @@ mod tests {
         assert_eq!("level=8".parse::<EngineSpec>().unwrap().contempt, DEFAULT_CONTEMPT);
         assert_eq!("level=8,contempt=0".parse::<EngineSpec>().unwrap().contempt, 0);
         assert_eq!("ab:contempt=-50".parse::<EngineSpec>().unwrap().contempt, -50);
+        assert!("level=8,eval=classic".parse::<EngineSpec>().unwrap().classic);
+        assert!(!"level=8".parse::<EngineSpec>().unwrap().classic);
+        assert_eq!("ab:weights=100/-5/0".parse::<EngineSpec>().unwrap().weights, Some(vec![100, -5, 0]));
+        assert_eq!("runner".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Runner));
+        assert_eq!("blocker".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Blocker));
     }
 
     #[test]
@@ -1052,6 +1121,9 @@ mod tests {
         assert!(err("mcts:nullmove=0").contains("unknown option `nullmove`"));
         assert!(err("ab:contempt=x").contains("bad value `x` for contempt"));
         assert!(err("ab:contempt=-2147483648").contains("contempt must be from -1000 to 1000"));
+        assert!(err("level=8,eval=old").contains("eval must be `current` or `classic`"));
+        assert!(err("ab:weights=1/x").contains("bad value `x` for weights"));
+        assert!(err("runner:depth=2").contains("unknown option `depth`"));
     }
 
     #[test]

@@ -37,6 +37,27 @@ where
     fn weights() -> &'static [i32];
     /// The feature names.
     fn feature_names() -> &'static [&'static str];
+    /// The weights of the evaluation before the current one, when the game
+    /// has one kept for A/B matches (`eval=classic`).
+    fn classic_weights() -> Option<&'static [i32]> {
+        None
+    }
+    /// Whether `mv`, a move of the side to move, is one the engine's own
+    /// side does not play when it is not behind: a Salta call without a
+    /// purpose (see `SaltaPosition`'s implementation).
+    fn is_pointless(&self, _mv: Self::Move) -> bool {
+        false
+    }
+    /// How far `side` still is from its goal, in evaluation units (Salta:
+    /// its race distance; 0 for games without one): who is behind.
+    fn goal_distance(&self, _side: Side) -> i32 {
+        0
+    }
+    /// The exact value of a position the game can decide without search
+    /// (a separated Salta race), from the side to move's point of view.
+    fn solved_value(&self) -> Option<i32> {
+        None
+    }
     /// Evaluation units per unit of logit of the win probability: `monte
     /// tune` fits it (its K is 1/scale) together with the weights.
     fn eval_scale() -> f64;
@@ -47,14 +68,16 @@ where
 }
 
 /// Evaluation features, without allocation.
-pub type Features = arrayvec::ArrayVec<i32, 8>;
+pub type Features = arrayvec::ArrayVec<i32, 16>;
 
-/// Salta evaluation weights.
+/// Salta evaluation weights. Each feature is counted for both sides and
+/// enters as (the opponent's count − the mover's), so each weight is what
+/// one unit of the feature costs its owner (negative: what it is worth).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SaltaWeights {
     /// Per step of race distance.
     pub distance: i32,
-    /// For having the move.
+    /// For having the move (a benefit: enters with the sign it has).
     pub tempo: i32,
     /// Per piece with no free square towards its target.
     pub blocked: i32,
@@ -62,28 +85,110 @@ pub struct SaltaWeights {
     pub on_their_targets: i32,
     /// Per own piece the opponent could jump now.
     pub exposed: i32,
+    /// Per piece on its own target (negative: a piece home is worth it).
+    pub home: i32,
+    /// Per step of the slowest piece's distance.
+    pub slowest: i32,
+    /// Per piece whose own target holds an enemy piece (it must be driven
+    /// off by a call or wait for it to leave).
+    pub target_held: i32,
+    /// Per unit of the sum of the squared distances (stragglers cost more
+    /// than pieces that share the road).
+    pub spread: i32,
+    /// Per move the army needs beyond its distance because its own pieces
+    /// stand in each other's way near the targets (the race solver's
+    /// count without the opponent's pieces, `race::jam`).
+    pub jam: i32,
 }
 
-/// The weights in use, from `monte tune` (docs/engine.md).
-pub const SALTA_WEIGHTS: SaltaWeights =
-    SaltaWeights { distance: 100, tempo: 648, blocked: -240, on_their_targets: -97, exposed: 78 };
+impl SaltaWeights {
+    /// In the order of the features.
+    pub const fn to_array(self) -> [i32; SALTA_FEATURES] {
+        [
+            self.distance,
+            self.tempo,
+            self.blocked,
+            self.on_their_targets,
+            self.exposed,
+            self.home,
+            self.slowest,
+            self.target_held,
+            self.spread,
+            self.jam,
+        ]
+    }
+}
 
-/// Salta features of one side: distance, blocked pieces, pieces on the
-/// opponent's targets, pieces the opponent could jump.
-pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; 4] {
+/// The army's distance from which on the evaluation asks the race solver
+/// for its jam.
+pub const JAM_DISTANCE: i32 = 20;
+
+/// The number of Salta features.
+pub const SALTA_FEATURES: usize = 10;
+
+/// The weights in use (docs/engine.md, the evaluation).
+pub const SALTA_WEIGHTS: SaltaWeights = SaltaWeights {
+    distance: 100,
+    tempo: 60,
+    blocked: 20,
+    on_their_targets: 0,
+    exposed: 0,
+    home: -40,
+    slowest: 30,
+    target_held: 60,
+    spread: 2,
+    jam: 100,
+};
+
+/// The evaluation of 2026-11-30 (`eval=classic` in an engine setting):
+/// the first five features, fitted to adjudicated games, where the race
+/// distance explained little and blocking and the move were worth more
+/// than progress. Kept to measure the current evaluation against.
+pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
+    distance: 100,
+    tempo: 648,
+    blocked: -240,
+    on_their_targets: -97,
+    exposed: 78,
+    home: 0,
+    slowest: 0,
+    target_held: 0,
+    spread: 0,
+    jam: 0,
+};
+
+/// Salta features of one side, in the order of [`SaltaWeights`] without
+/// the tempo: distance, blocked pieces, pieces on the opponent's targets,
+/// pieces the opponent could jump, pieces home, the slowest piece's
+/// distance, pieces whose target an enemy piece holds, the sum of squared
+/// distances, the jam.
+pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES - 1] {
     use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Dir, Squares, shift};
     let own = pos.pieces(side);
     let opp = pos.pieces(!side);
     let empty = BOARD & !(own | opp);
     let mut distance = 0i32;
     let mut blocked = 0i32;
+    let mut home = 0i32;
+    let mut slowest = 0i32;
+    let mut target_held = 0i32;
+    let mut spread = 0i32;
     for sq in Squares(own) {
         let target = pos.target_of_square(sq).unwrap_or(sq);
         let d = DISTANCE[sq as usize][target as usize] as i32;
         distance += d;
-        // No free square that brings the piece closer.
-        if d > 0 && CLOSER[sq as usize][target as usize] & empty == 0 {
-            blocked += 1;
+        spread += d * d;
+        slowest = slowest.max(d);
+        if d == 0 {
+            home += 1;
+        } else {
+            // No free square that brings the piece closer.
+            if CLOSER[sq as usize][target as usize] & empty == 0 {
+                blocked += 1;
+            }
+            if opp & (1 << target) != 0 {
+                target_held += 1;
+            }
         }
     }
     let on_their_targets = (own & pos.target_set(!side)).count_ones() as i32;
@@ -94,15 +199,30 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; 4] {
         jumpable |= shift(opp, d.opposite()) & shift(empty, d);
     }
     let exposed = (own & jumpable).count_ones() as i32;
-    [distance, blocked, on_their_targets, exposed]
+    // Jams only matter once the army has gathered round its targets; the
+    // solver is asked only then (it would cost most of the search's time).
+    let jam = if distance <= JAM_DISTANCE { crate::race::jam(pos, side) as i32 } else { 0 };
+    [distance, blocked, on_their_targets, exposed, home, slowest, target_held, spread, jam]
+}
+
+/// The Salta features from the side to move's point of view: the
+/// opponent's count minus the mover's, and 1 for the tempo.
+pub fn salta_feature_vector(pos: &SaltaPosition) -> [i32; SALTA_FEATURES] {
+    let me = pos.side_to_move();
+    let m = salta_features(pos, me);
+    let t = salta_features(pos, !me);
+    let mut v = [0; SALTA_FEATURES];
+    v[0] = t[0] - m[0];
+    v[1] = 1;
+    for i in 1..SALTA_FEATURES - 1 {
+        v[i + 1] = t[i] - m[i];
+    }
+    v
 }
 
 /// The Salta evaluation with explicit weights (for tuning).
 pub fn salta_eval(pos: &SaltaPosition, w: &SaltaWeights) -> i32 {
-    let me = pos.side_to_move();
-    let [dm, bm, tm, em] = salta_features(pos, me);
-    let [dt, bt, tt, et] = salta_features(pos, !me);
-    w.distance * (dt - dm) + w.tempo + w.blocked * (bt - bm) + w.on_their_targets * (tt - tm) + w.exposed * (et - em)
+    salta_feature_vector(pos).iter().zip(w.to_array()).map(|(f, w)| f * w).sum()
 }
 
 impl EngineGame for SaltaPosition {
@@ -144,19 +264,64 @@ impl EngineGame for SaltaPosition {
     }
 
     fn features(&self) -> Features {
-        let me = self.side_to_move();
-        let [dm, bm, tm, em] = salta_features(self, me);
-        let [dt, bt, tt, et] = salta_features(self, !me);
-        [dt - dm, 1, bt - bm, tt - tm, et - em].into_iter().collect()
+        salta_feature_vector(self).into_iter().collect()
     }
 
     fn weights() -> &'static [i32] {
-        const W: SaltaWeights = SALTA_WEIGHTS;
-        &[W.distance, W.tempo, W.blocked, W.on_their_targets, W.exposed]
+        const W: [i32; SALTA_FEATURES] = SALTA_WEIGHTS.to_array();
+        &W
+    }
+
+    fn classic_weights() -> Option<&'static [i32]> {
+        const W: [i32; SALTA_FEATURES] = SALTA_CLASSIC_WEIGHTS.to_array();
+        Some(&W)
     }
 
     fn feature_names() -> &'static [&'static str] {
-        &["distance", "tempo", "blocked", "on_their_targets", "exposed"]
+        &[
+            "distance",
+            "tempo",
+            "blocked",
+            "on_their_targets",
+            "exposed",
+            "home",
+            "slowest",
+            "target_held",
+            "spread",
+            "jam",
+        ]
+    }
+
+    fn solved_value(&self) -> Option<i32> {
+        crate::race::race_value(self)
+    }
+
+    fn goal_distance(&self, side: Side) -> i32 {
+        100 * self.distance(side) as i32
+    }
+
+    /// A call is pointless unless it drives a piece off one of the
+    /// caller's targets: some opponent piece that could answer it stands
+    /// on one. Any other call only hands the opponent a forced move and
+    /// keeps the melee going (the answer is often a call back), and while
+    /// the opponent is kept busy answering, its pieces never leave the
+    /// caller's targets, so the caller cannot finish.
+    fn is_pointless(&self, mv: SaltaMove) -> bool {
+        use monte_rules::salta::geometry::{BOARD, Dir, shift};
+        if !mv.call {
+            return false;
+        }
+        let me = self.side_to_move();
+        let opp = self.pieces(!me);
+        let empty = BOARD & !(self.pieces(me) | opp) | (1 << mv.from);
+        let called = 1u64 << mv.to;
+        let mut answerers = 0;
+        for d in Dir::ALL {
+            if shift(called, d) & empty != 0 {
+                answerers |= shift(called, d.opposite()) & opp;
+            }
+        }
+        answerers & self.target_set(me) == 0
     }
 
     fn eval_scale() -> f64 {

@@ -15,6 +15,8 @@ pub use search::{DEFAULT_CONTEMPT, MAX_CONTEMPT, SearchInfo, SearchOptions, Sear
 pub mod ai;
 pub mod levels;
 pub mod mcts;
+pub mod opponents;
+pub mod race;
 
 pub use ai::{AiError, AiMove, choose};
 pub use levels::{LEVELS, Level, level};

@@ -18,6 +18,10 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 
 const MAX_PLY: usize = 128;
 
+/// How far behind the opponent (in goal distance units) the engine may
+/// still play moves without a purpose, to stir things up.
+const BEHIND: i32 = 400;
+
 /// Moves taken one by one, best first, before the rest of a node's moves
 /// are sorted (see `alphabeta`).
 const LAZY_PICKS: usize = 3;
@@ -75,6 +79,9 @@ pub struct SearchOptions {
     /// other, so that a player who is not worse plays on instead of
     /// repeating moves. 0 scores draws as equal (analysis).
     pub contempt: i32,
+    /// The evaluation of 2026-11-30 and no race solver (`eval=classic`),
+    /// kept to measure the current evaluation against.
+    pub classic: bool,
 }
 
 /// The contempt of a player (see [`SearchOptions::contempt`]): a Salta
@@ -87,7 +94,7 @@ pub const MAX_CONTEMPT: i32 = 1000;
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { hash_mb: 64, threads: 1, null_move: true, contempt: DEFAULT_CONTEMPT }
+        SearchOptions { hash_mb: 64, threads: 1, null_move: true, contempt: DEFAULT_CONTEMPT, classic: false }
     }
 }
 
@@ -112,6 +119,8 @@ struct Shared<'a> {
     node_limit: Option<u64>,
     null_move: bool,
     contempt: i32,
+    /// Ask the game for exact values ([`EngineGame::solved_value`]).
+    solved: bool,
 }
 
 /// One thread's search state.
@@ -138,6 +147,9 @@ where
     draw_winner: Option<Side>,
     /// Whose search it is (contempt is that side's).
     root_side: Side,
+    /// Whether the root side skips its pointless moves
+    /// ([`EngineGame::is_pointless`]): when it is not behind in the race.
+    purposeful: bool,
     killers: [[u16; 2]; MAX_PLY],
     history: Box<[[i32; 4096]; 2]>,
     pv: Vec<Vec<u16>>,
@@ -195,7 +207,7 @@ impl Searcher {
             };
         }
         let budget = limits.time_budget();
-        let shared = self.shared(stop, start, budget.map(|(_, h)| h), limits.nodes);
+        let shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
         let soft = budget.map(|(s, _)| s);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
         // Helper threads search until the main thread is done.
@@ -228,16 +240,19 @@ impl Searcher {
 
     /// The state a search's threads share, with this searcher's table,
     /// weights and options.
-    fn shared<'a>(
+    fn shared<'a, P: EngineGame>(
         &'a self,
         stop: &'a AtomicBool,
         start: Instant,
         hard: Option<Duration>,
         node_limit: Option<u64>,
-    ) -> Shared<'a> {
+    ) -> Shared<'a>
+    where
+        P::Rules: RepetitionRule,
+    {
         Shared {
             tt: &self.tt,
-            weights: self.weights.as_deref(),
+            weights: self.weights.as_deref().or(if self.options.classic { P::classic_weights() } else { None }),
             stop,
             nodes: AtomicU64::new(0),
             start,
@@ -245,6 +260,7 @@ impl Searcher {
             node_limit,
             null_move: self.options.null_move,
             contempt: self.options.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT),
+            solved: !self.options.classic,
         }
     }
 
@@ -261,7 +277,7 @@ impl Searcher {
         // A leaf is scored for what it is worth, from whichever side is to
         // move in each position: no contempt (one worker serves them all,
         // and contempt would be the first position's side's).
-        let shared = Shared { contempt: 0, ..self.shared(&stop, Instant::now(), None, None) };
+        let shared = Shared { contempt: 0, ..self.shared::<P>(&stop, Instant::now(), None, None) };
         let mut worker = Worker::<P>::new(&shared, false, first, &[]);
         positions
             .iter()
@@ -318,6 +334,8 @@ where
             repetition: root.rules().repetition_draw(),
             draw_winner: root.rules().draw_winner(),
             root_side: root.side_to_move(),
+            purposeful: shared.solved
+                && root.goal_distance(root.side_to_move()) <= root.goal_distance(!root.side_to_move()) + BEHIND,
             killers: [[0; 2]; MAX_PLY],
             history: Box::new([[0; 4096]; 2]),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -453,6 +471,11 @@ where
 
     #[inline]
     fn evaluate(&self, pos: &P) -> i32 {
+        if self.shared.solved
+            && let Some(v) = pos.solved_value()
+        {
+            return v;
+        }
         match self.shared.weights {
             None => pos.evaluate(),
             Some(w) => pos.evaluate_with(w),
@@ -595,6 +618,8 @@ where
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_code = 0u16;
+        // Moves searched so far (pointless moves are skipped, not searched).
+        let mut searched = 0usize;
         for i in 0..moves.len() {
             let mv = match hash_index {
                 Some(h) if i == 0 => moves[h],
@@ -611,6 +636,13 @@ where
                     if k < LAZY_PICKS { next_best(&mut ordered, k) } else { ordered[k].1 }
                 }
             };
+            // Every Salta call has a twin without it, so a node never runs
+            // out of moves this way.
+            if self.purposeful && side == self.root_side && pos.is_pointless(mv) {
+                continue;
+            }
+            let i = searched;
+            searched += 1;
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let tactical = pos.is_tactical(mv);

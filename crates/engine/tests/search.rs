@@ -105,7 +105,8 @@ fn contempt_plays_on_instead_of_repeating() {
     // From a game between levels 8 and 7: a cycle of calls, and White's
     // j6-i5+ would repeat the position a third time (a draw). Without
     // contempt the search is content with the draw; with it, White plays
-    // on, and the draw it avoids is worth −contempt to it.
+    // on, and the draw it avoids is worth −contempt to it. (Searched with
+    // the evaluation of that game, `classic`.)
     let mut pos = SaltaPosition::start(SaltaRules::seed());
     let mut history = Vec::new();
     for text in "a3-b4 d8-c7 b4-a5 c7-d8 a5-b6 j8-i7 g3-h4 i7-h6 h4-i5+ h6:j4 i5-h4 j4-i5+ h4:j6 i5-h6 \
@@ -117,7 +118,7 @@ fn contempt_plays_on_instead_of_repeating() {
         pos.play(mv).unwrap();
     }
     let run = |contempt| {
-        let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, contempt, ..Default::default() });
+        let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, contempt, classic: true, ..Default::default() });
         let r = s.search(&pos, &history, &Limits::depth(6), &AtomicBool::new(false), &mut |_| {});
         (pos.format_move(r.best.unwrap()), r.score)
     };

@@ -1,0 +1,347 @@
+//! Salta's race, solved exactly.
+//!
+//! Once every piece of one army stands on a higher rank than every piece of
+//! the other (White has passed Black), neither side can reach an enemy
+//! piece without turning back: there is nothing left to jump, no call to
+//! make, and each side is alone with a sliding puzzle, like the endgame of
+//! Chinese Checkers or Halma. Each move steps one piece to a diagonally
+//! adjacent empty square; own pieces are the only obstacles.
+//!
+//! The puzzle is solved by IDA* with the sum of the pieces' diagonal
+//! distances as the heuristic. It is admissible (a step changes one
+//! piece's distance by one) and nearly exact: every step changes the sum's
+//! parity, so a solution takes the sum plus twice the number of steps that
+//! do not approach, and the iterations try 0, 1, 2, ... such steps. Most
+//! races need none; pieces that must let each other by need a few.
+//! Failed states are remembered per iteration with the slack they failed
+//! with, which turns the search into a walk over distinct positions.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use monte_rules::salta::SaltaPosition;
+use monte_rules::salta::geometry::{BOARD, DISTANCE, Square, Squares, coords, neighbours};
+use monte_rules::{Position, Side};
+
+/// One piece of the puzzle: where it stands and where it must go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RacePiece {
+    pub square: Square,
+    pub target: Square,
+}
+
+/// The fewest moves one army needs to bring every piece home.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceSolution {
+    /// The number of moves: exact when `exact`, else a proven lower bound.
+    pub moves: u32,
+    pub exact: bool,
+    /// The first move of an optimal solution (from, to), when exact and
+    /// there is a move to make.
+    pub first: Option<(Square, Square)>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Positions the solver may visit before it settles for a bound.
+pub const DEFAULT_BUDGET: u64 = 200_000;
+
+fn mix(x: u64) -> u64 {
+    // splitmix64's finaliser: a well spread key per (square, target).
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[inline]
+fn key(square: Square, target: Square) -> u64 {
+    mix((square as u64) << 8 | target as u64)
+}
+
+#[inline]
+fn dist(a: Square, b: Square) -> u32 {
+    DISTANCE[a as usize][b as usize] as u32
+}
+
+struct Solver {
+    pieces: Vec<RacePiece>,
+    occupied: u64,
+    hash: u64,
+    /// Per position: the largest slack it failed with in this iteration.
+    failed: HashMap<u64, u32>,
+    nodes: u64,
+    budget: u64,
+    out_of_budget: bool,
+    first: Option<(Square, Square)>,
+}
+
+impl Solver {
+    /// Whether the pieces can all get home spending at most `slack` extra
+    /// moves (moves that do not approach cost 2 each: one away, one back).
+    fn dfs(&mut self, h: u32, slack: u32, depth: u32) -> bool {
+        if h == 0 {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            self.out_of_budget = true;
+            return false;
+        }
+        if self.failed.get(&self.hash).is_some_and(|&s| s >= slack) {
+            return false;
+        }
+        // Approaching steps first (they spend no slack), then the others.
+        for pass in 0..2 {
+            if pass == 1 && slack < 2 {
+                break;
+            }
+            for i in 0..self.pieces.len() {
+                let RacePiece { square, target } = self.pieces[i];
+                let d = dist(square, target);
+                for to in Squares(neighbours(1 << square) & BOARD & !self.occupied) {
+                    let approaches = dist(to, target) < d;
+                    if approaches != (pass == 0) {
+                        continue;
+                    }
+                    let cost = if approaches { 0 } else { 2 };
+                    let nh = if approaches { h - 1 } else { h + 1 };
+                    self.play(i, to);
+                    let solved = self.dfs(nh, slack - cost, depth + 1);
+                    self.play(i, square);
+                    if solved {
+                        if depth == 0 {
+                            self.first = Some((square, to));
+                        }
+                        return true;
+                    }
+                    if self.out_of_budget {
+                        return false;
+                    }
+                }
+            }
+        }
+        self.failed.insert(self.hash, slack);
+        false
+    }
+
+    #[inline]
+    fn play(&mut self, i: usize, to: Square) {
+        let p = &mut self.pieces[i];
+        self.occupied ^= (1 << p.square) | (1 << to);
+        self.hash ^= key(p.square, p.target) ^ key(to, p.target);
+        p.square = to;
+    }
+}
+
+/// Solve one army's puzzle: the fewest moves that bring every piece to its
+/// target, stepping around the army's own pieces. Gives up after `budget`
+/// positions with the best lower bound proven by then.
+pub fn solve(pieces: &[RacePiece], budget: u64) -> RaceSolution {
+    let h: u32 = pieces.iter().map(|p| dist(p.square, p.target)).sum();
+    let mut solver = Solver {
+        pieces: pieces.to_vec(),
+        occupied: pieces.iter().fold(0, |o, p| o | 1 << p.square),
+        hash: pieces.iter().fold(0, |k, p| k ^ key(p.square, p.target)),
+        failed: HashMap::new(),
+        nodes: 0,
+        budget,
+        out_of_budget: false,
+        first: None,
+    };
+    let mut slack = 0;
+    loop {
+        solver.failed.clear();
+        if solver.dfs(h, slack, 0) {
+            return RaceSolution { moves: h + slack, exact: true, first: solver.first, nodes: solver.nodes };
+        }
+        if solver.out_of_budget {
+            return RaceSolution { moves: h + slack, exact: false, first: None, nodes: solver.nodes };
+        }
+        slack += 2;
+    }
+}
+
+/// Whether the armies have passed each other: every White piece stands on
+/// a higher rank than every Black piece, and no call is pending. From here
+/// on no jump or call is possible unless a piece turns back.
+pub fn separated(pos: &SaltaPosition) -> bool {
+    let (white, black) = (pos.pieces(Side::White), pos.pieces(Side::Black));
+    if pos.pending_call().is_some() || white == 0 || black == 0 {
+        return false;
+    }
+    let lowest_white = coords(white.trailing_zeros() as Square).1;
+    let highest_black = coords(63 - black.leading_zeros() as Square).1;
+    lowest_white > highest_black
+}
+
+/// One side's pieces as a puzzle.
+pub fn army(pos: &SaltaPosition, side: Side) -> Vec<RacePiece> {
+    Squares(pos.pieces(side))
+        .map(|square| RacePiece { square, target: pos.target_of_square(square).unwrap_or(square) })
+        .collect()
+}
+
+thread_local! {
+    /// Solved armies, by the army's key: a search meets the same army
+    /// again and again (the other side's moves do not change it).
+    static CACHE: RefCell<HashMap<u64, (u32, bool)>> = RefCell::new(HashMap::new());
+}
+
+/// Entries kept before the cache starts again.
+const CACHE_LIMIT: usize = 1 << 20;
+
+/// [`solve`] for one side of a position, remembered per thread.
+pub fn moves_to_finish(pos: &SaltaPosition, side: Side) -> (u32, bool) {
+    army_moves(pos, side, DEFAULT_BUDGET)
+}
+
+/// Positions the evaluation lets the solver visit per army: enough for
+/// the usual jams near the targets, a lower bound beyond.
+pub const EVAL_BUDGET: u64 = 1_000;
+
+/// How many moves more than its distance `side`'s army needs because its
+/// own pieces stand in each other's way (the opponent's pieces left out):
+/// the evaluation's `jam`, a lower bound when the solver runs out of its
+/// small budget.
+pub fn jam(pos: &SaltaPosition, side: Side) -> u32 {
+    let (moves, _) = army_moves(pos, side, EVAL_BUDGET);
+    moves - pos.distance(side)
+}
+
+fn army_moves(pos: &SaltaPosition, side: Side, budget: u64) -> (u32, bool) {
+    let pieces = army(pos, side);
+    let k = pieces.iter().fold((side as u64) << 32 | budget, |k, p| k ^ key(p.square, p.target));
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&k).copied()) {
+        return hit;
+    }
+    let s = solve(&pieces, budget);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(k, (s.moves, s.exact));
+    });
+    (s.moves, s.exact)
+}
+
+/// What a won race is worth beyond its margin, in evaluation units: more
+/// than any lead the evaluation gives a position still in contact, so the
+/// search takes a separated race it wins over a melee.
+pub const RACE_WON: i32 = 3000;
+
+/// The value of a separated race for the side to move, or `None` when the
+/// armies are not separated (or a move limit comes first, which the
+/// evaluation's distance count already scores). The side to move finishes
+/// first when it needs no more moves than the other side: its n-th move
+/// comes before the other's n-th.
+pub fn race_value(pos: &SaltaPosition) -> Option<i32> {
+    if !separated(pos) {
+        return None;
+    }
+    let me = pos.side_to_move();
+    let (mine, _) = moves_to_finish(pos, me);
+    let (theirs, _) = moves_to_finish(pos, !me);
+    if let Some(limit) = pos.rules().move_limit {
+        let plies_left = (2 * limit).saturating_sub(pos.ply());
+        let first_finish = if mine <= theirs { (2 * mine).saturating_sub(1) } else { 2 * theirs };
+        if first_finish > plies_left {
+            return None;
+        }
+    }
+    let margin = theirs as i32 - mine as i32;
+    Some(if margin >= 0 { RACE_WON + 100 * (margin + 1) } else { -RACE_WON + 100 * margin })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monte_rules::salta::geometry::{parse_square, square_name};
+    use std::collections::{HashSet, VecDeque};
+
+    fn sq(name: &str) -> Square {
+        parse_square(name).unwrap()
+    }
+
+    /// Breadth-first search over every arrangement: the exact answer.
+    fn brute_force(pieces: &[RacePiece]) -> u32 {
+        let start: Vec<Square> = pieces.iter().map(|p| p.square).collect();
+        let goal: Vec<Square> = pieces.iter().map(|p| p.target).collect();
+        let mut seen = HashSet::from([start.clone()]);
+        let mut queue = VecDeque::from([(start, 0)]);
+        while let Some((state, d)) = queue.pop_front() {
+            if state == goal {
+                return d;
+            }
+            let occupied = state.iter().fold(0u64, |o, &s| o | 1 << s);
+            for i in 0..state.len() {
+                for to in Squares(neighbours(1 << state[i]) & BOARD & !occupied) {
+                    let mut next = state.clone();
+                    next[i] = to;
+                    if seen.insert(next.clone()) {
+                        queue.push_back((next, d + 1));
+                    }
+                }
+            }
+        }
+        unreachable!("every arrangement of a few pieces can be reached");
+    }
+
+    #[test]
+    fn a_lone_piece_needs_its_distance() {
+        let p = [RacePiece { square: sq("a1"), target: sq("j10") }];
+        let s = solve(&p, DEFAULT_BUDGET);
+        assert_eq!((s.moves, s.exact), (9, true));
+        assert_eq!(s.first, Some((sq("a1"), sq("b2"))));
+    }
+
+    #[test]
+    fn pieces_that_must_let_each_other_by_cost_extra_moves() {
+        // a1 has one neighbour: the pieces on a1 and b2 want each other's
+        // squares, and one must step aside and come back round.
+        let p = [RacePiece { square: sq("a1"), target: sq("b2") }, RacePiece { square: sq("b2"), target: sq("a1") }];
+        let s = solve(&p, DEFAULT_BUDGET);
+        assert!(s.exact);
+        assert_eq!(s.moves, brute_force(&p));
+        assert!(s.moves > 2, "{s:?}");
+    }
+
+    #[test]
+    fn solver_agrees_with_brute_force_on_small_crowded_races() {
+        // Random armies of 2 to 4 pieces crowded round their targets in one
+        // corner, where they get in each other's way.
+        let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 5 && coords(s).1 >= 6).collect();
+        let mut rng = monte_rules::playout::Rng::new(11);
+        let mut extra = 0;
+        for case in 0..300 {
+            let n = 2 + case % 3;
+            let mut squares = corner.clone();
+            let mut pick = |v: &mut Vec<Square>| v.swap_remove((rng.next_u64() % v.len() as u64) as usize);
+            let targets: Vec<Square> = (0..n).map(|_| pick(&mut squares)).collect();
+            let mut squares = corner.clone();
+            let starts: Vec<Square> = (0..n).map(|_| pick(&mut squares)).collect();
+            let pieces: Vec<RacePiece> =
+                starts.iter().zip(&targets).map(|(&square, &target)| RacePiece { square, target }).collect();
+            let s = solve(&pieces, DEFAULT_BUDGET);
+            let exact = brute_force(&pieces);
+            let names: Vec<String> =
+                pieces.iter().map(|p| format!("{}->{}", square_name(p.square), square_name(p.target))).collect();
+            assert!(s.exact, "{names:?}");
+            assert_eq!(s.moves, exact, "{names:?}");
+            let h: u32 = pieces.iter().map(|p| dist(p.square, p.target)).sum();
+            extra += (s.moves > h) as u32;
+        }
+        // The cases must include races where the distance sum is not enough.
+        assert!(extra > 0);
+    }
+
+    #[test]
+    fn a_small_budget_gives_a_lower_bound() {
+        let p = [RacePiece { square: sq("a1"), target: sq("b2") }, RacePiece { square: sq("b2"), target: sq("a1") }];
+        let exact = solve(&p, DEFAULT_BUDGET).moves;
+        let s = solve(&p, 3);
+        assert!(!s.exact);
+        assert!(s.moves <= exact);
+    }
+}
