@@ -306,9 +306,13 @@ impl EngineGame for SaltaPosition {
     /// keeps the melee going (the answer is often a call back), and while
     /// the opponent is kept busy answering, its pieces never leave the
     /// caller's targets, so the caller cannot finish.
+    ///
+    /// Under a move limit scored by distance every call that sends a piece
+    /// back counts at the end, and none is pointless.
     fn is_pointless(&self, mv: SaltaMove) -> bool {
+        use monte_rules::salta::LimitResult;
         use monte_rules::salta::geometry::{BOARD, Dir, shift};
-        if !mv.call {
+        if !mv.call || self.rules().move_limit.is_some() && self.rules().limit_result == LimitResult::Scored {
             return false;
         }
         let me = self.side_to_move();
@@ -485,6 +489,35 @@ mod tests {
             seed ^= seed << 17;
             pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
         }
+    }
+
+    fn after(rules: monte_rules::salta::SaltaRules, moves: &str) -> SaltaPosition {
+        let mut pos = SaltaPosition::start(rules);
+        for text in moves.split_whitespace() {
+            let mv = pos.parse_move(text).unwrap();
+            pos.play(mv).unwrap();
+        }
+        pos
+    }
+
+    #[test]
+    fn a_call_has_a_purpose_when_it_drives_a_piece_off_a_target() {
+        use monte_rules::salta::SaltaRules;
+        // g7+ is answered by the Black suns on f8 and h8, which stand on
+        // White's targets (their own starting squares): a purpose.
+        let pos = after(SaltaRules::seed(), "c3-d4 b8-c7 d4-e5 c7-b6 e5-f6 b6-a5");
+        let call = pos.parse_move("f6-g7+").unwrap();
+        assert!(call.call && !pos.is_pointless(call));
+        assert!(!pos.is_pointless(pos.parse_move("f6-g7").unwrap()));
+        // g5+ is answered only by the Black piece on f6, in the middle.
+        let pos = after(SaltaRules::seed(), "c3-d4 h8-g7 d4-e5 g7-f6 g3-h4 j8-i7");
+        let call = pos.parse_move("h4-g5+").unwrap();
+        assert!(pos.is_pointless(call));
+        // Under a move limit scored by distance, sending a piece back counts.
+        let mut limited = SaltaRules::seed();
+        limited.move_limit = Some(120);
+        let pos = after(limited, "c3-d4 h8-g7 d4-e5 g7-f6 g3-h4 j8-i7");
+        assert!(!pos.is_pointless(call));
     }
 
     #[test]
