@@ -196,6 +196,10 @@ pub fn moves_to_finish(pos: &SaltaPosition, side: Side) -> (u32, bool) {
     army_moves(pos, side, DEFAULT_BUDGET)
 }
 
+/// Positions the search lets the solver visit per army when it scores a
+/// separated race.
+pub const SEARCH_BUDGET: u64 = 20_000;
+
 /// Positions the evaluation lets the solver visit per army: enough for
 /// the usual jams near the targets, a lower bound beyond.
 pub const EVAL_BUDGET: u64 = 1_000;
@@ -232,8 +236,9 @@ fn army_moves(pos: &SaltaPosition, side: Side, budget: u64) -> (u32, bool) {
 pub const RACE_WON: i32 = 3000;
 
 /// The value of a separated race for the side to move, or `None` when the
-/// armies are not separated (or a move limit comes first, which the
-/// evaluation's distance count already scores). The side to move finishes
+/// armies are not separated, when the solver cannot count either army
+/// exactly within [`SEARCH_BUDGET`], or when a move limit comes first
+/// (which the evaluation's distance count already scores). The side to move finishes
 /// first when it needs no more moves than the other side: its n-th move
 /// comes before the other's n-th.
 pub fn race_value(pos: &SaltaPosition) -> Option<i32> {
@@ -241,8 +246,12 @@ pub fn race_value(pos: &SaltaPosition) -> Option<i32> {
         return None;
     }
     let me = pos.side_to_move();
-    let (mine, _) = moves_to_finish(pos, me);
-    let (theirs, _) = moves_to_finish(pos, !me);
+    // Only exact counts decide a race; a bound leaves it to the evaluation.
+    let (mine, mine_exact) = army_moves(pos, me, SEARCH_BUDGET);
+    let (theirs, theirs_exact) = army_moves(pos, !me, SEARCH_BUDGET);
+    if !(mine_exact && theirs_exact) {
+        return None;
+    }
     if let Some(limit) = pos.rules().move_limit {
         let plies_left = (2 * limit).saturating_sub(pos.ply());
         let first_finish = if mine <= theirs { (2 * mine).saturating_sub(1) } else { 2 * theirs };

@@ -1,0 +1,105 @@
+//! The race benchmark: random separated Salta positions (White's fifteen
+//! pieces on ranks 6-10, Black's on ranks 1-5, White to move), each army
+//! solved exactly, then played out by the engine on both sides. Prints
+//! the solver's time per position and how the engine's finish compares
+//! with the solver's optimum.
+//!
+//! cargo run --release -p monte-engine --example race_bench [-- POSITIONS NODES SEED]
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use monte_engine::race::{DEFAULT_BUDGET, army, solve};
+use monte_engine::{Limits, SearchOptions, Searcher};
+use monte_rules::playout::Rng;
+use monte_rules::salta::geometry::{Square, square_at};
+use monte_rules::salta::{Kind, Piece, SaltaPosition, SaltaRules};
+use monte_rules::{Position, Side, Status};
+
+/// A random separated position: White on ranks 6-10, Black on ranks 1-5.
+fn random_race(rng: &mut Rng) -> SaltaPosition {
+    loop {
+        let mut board: [Option<Piece>; 55] = [None; 55];
+        for (side, ranks) in [(Side::White, 5..10), (Side::Black, 0..5)] {
+            let mut squares: Vec<Square> = ranks.flat_map(|y| (0..10).filter_map(move |x| square_at(x, y))).collect();
+            for kind in Kind::ALL {
+                for number in 1..=5 {
+                    let i = (rng.next_u64() % squares.len() as u64) as usize;
+                    board[squares.swap_remove(i) as usize] = Some(Piece { side, kind, number });
+                }
+            }
+        }
+        let ranks: Vec<String> = (0..10)
+            .rev()
+            .map(|y| {
+                (0..5)
+                    .map(|j| {
+                        let sq = square_at(2 * j + y % 2, y).expect("a dark square");
+                        board[sq as usize].map_or(".".to_string(), |p| p.token())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        let fen = format!("{} w - 0", ranks.join("/"));
+        // A side that starts complete is rejected; draw again.
+        if let Ok(pos) = SaltaPosition::from_fen(SaltaRules::seed(), &fen) {
+            return pos;
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let count: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    let nodes: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(20_000);
+    let mut rng = Rng::new(args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1));
+    let mut solve_times: Vec<Duration> = Vec::new();
+    let mut endings = std::collections::BTreeMap::new();
+    let (mut exact, mut optimal, mut predicted, mut extra_moves) = (0, 0, 0, 0u32);
+    for _ in 0..count {
+        let start = random_race(&mut rng);
+        let t = Instant::now();
+        let white = solve(&army(&start, Side::White), DEFAULT_BUDGET);
+        let black = solve(&army(&start, Side::Black), DEFAULT_BUDGET);
+        solve_times.push(t.elapsed());
+        exact += (white.exact && black.exact) as usize;
+        // White moves first: it wins when it needs no more moves than Black.
+        let expected = if white.moves <= black.moves { Side::White } else { Side::Black };
+        let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() });
+        let mut pos = start.clone();
+        let mut history = Vec::new();
+        let mut moves = [0u32; 2];
+        while !pos.status().is_over() && pos.ply() < 400 {
+            let r = searcher.search(&pos, &history, &Limits::nodes(nodes), &AtomicBool::new(false), &mut |_| {});
+            let Some(mv) = r.best else { break };
+            history.push(pos.hash());
+            moves[pos.side_to_move().index()] += 1;
+            pos.play_unchecked(mv);
+        }
+        let status = pos.status();
+        let ending = match status {
+            Status::Over(o) => format!("{:?}", o.reason),
+            Status::Ongoing => "unfinished".to_string(),
+        };
+        *endings.entry(ending).or_insert(0) += 1;
+        if let Status::Over(o) = status
+            && let Some(winner) = o.winner
+        {
+            predicted += (winner == expected) as usize;
+            let optimum = if winner == Side::White { white.moves } else { black.moves };
+            let used = moves[winner.index()];
+            optimal += (used == optimum) as usize;
+            extra_moves += used.saturating_sub(optimum);
+        }
+    }
+    solve_times.sort();
+    let median = solve_times[solve_times.len() / 2];
+    let max = solve_times.last().copied().unwrap_or_default();
+    println!("race bench: {count} separated positions, engine at {nodes} nodes a move on both sides");
+    println!("solver: {exact}/{count} solved exactly (both armies); time per position median {median:?}, max {max:?}");
+    println!("endings: {endings:?}");
+    println!(
+        "engine: the predicted side won {predicted}/{count}; the winner finished in the optimum number of moves {optimal}/{count}; extra moves in all {extra_moves}"
+    );
+}
