@@ -99,6 +99,14 @@ pub struct SaltaWeights {
     /// stand in each other's way near the targets (the race solver's
     /// count without the opponent's pieces, `race::jam`).
     pub jam: i32,
+    /// Per step of the race lead (the distance difference), counted in
+    /// full up to [`LEAD_CAP`] steps and a quarter beyond: a game far
+    /// ahead is won by finishing, not by holding the opponent further back.
+    pub lead: i32,
+    /// Per enemy piece standing on one of our targets with no move at all
+    /// (walled in by pieces): it cannot leave even if its owner wants to,
+    /// so we must open a way out for it.
+    pub walled_in: i32,
 }
 
 impl SaltaWeights {
@@ -115,6 +123,8 @@ impl SaltaWeights {
             self.target_held,
             self.spread,
             self.jam,
+            self.lead,
+            self.walled_in,
         ]
     }
 }
@@ -124,7 +134,10 @@ impl SaltaWeights {
 pub const JAM_DISTANCE: i32 = 20;
 
 /// The number of Salta features.
-pub const SALTA_FEATURES: usize = 10;
+pub const SALTA_FEATURES: usize = 12;
+
+/// Steps of lead counted in full by the `lead` feature.
+pub const LEAD_CAP: i32 = 15;
 
 /// The weights in use (docs/engine.md, the evaluation).
 pub const SALTA_WEIGHTS: SaltaWeights = SaltaWeights {
@@ -138,6 +151,8 @@ pub const SALTA_WEIGHTS: SaltaWeights = SaltaWeights {
     target_held: 60,
     spread: 2,
     jam: 100,
+    lead: 0,
+    walled_in: 150,
 };
 
 /// The evaluation of 2026-11-30 (`eval=classic` in an engine setting):
@@ -155,15 +170,18 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
     target_held: 0,
     spread: 0,
     jam: 0,
+    lead: 0,
+    walled_in: 0,
 };
 
 /// Salta features of one side, in the order of [`SaltaWeights`] without
-/// the tempo: distance, blocked pieces, pieces on the opponent's targets,
-/// pieces the opponent could jump, pieces home, the slowest piece's
-/// distance, pieces whose target an enemy piece holds, the sum of squared
-/// distances, the jam.
-pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES - 1] {
-    use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Dir, Squares, shift};
+/// the tempo and the lead: distance, blocked pieces, pieces on the
+/// opponent's targets, pieces the opponent could jump, pieces home, the
+/// slowest piece's distance, pieces whose target an enemy piece holds,
+/// the sum of squared distances, the jam, enemy pieces walled in on our
+/// targets.
+pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES - 2] {
+    use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Dir, Squares, neighbours, shift};
     let own = pos.pieces(side);
     let opp = pos.pieces(!side);
     let empty = BOARD & !(own | opp);
@@ -202,11 +220,19 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     // Jams only matter once the army has gathered round its targets; the
     // solver is asked only then (it would cost most of the search's time).
     let jam = if distance <= JAM_DISTANCE { crate::race::jam(pos, side) as i32 } else { 0 };
-    [distance, blocked, on_their_targets, exposed, home, slowest, target_held, spread, jam]
+    // Enemy pieces on our targets with neither a step nor a jump.
+    let blockers = opp & pos.target_set(side);
+    let mut movable = neighbours(empty) & blockers;
+    for d in Dir::ALL {
+        movable |= shift(shift(empty, d) & own, d) & blockers;
+    }
+    let walled_in = (blockers & !movable).count_ones() as i32;
+    [distance, blocked, on_their_targets, exposed, home, slowest, target_held, spread, jam, walled_in]
 }
 
 /// The Salta features from the side to move's point of view: the
-/// opponent's count minus the mover's, and 1 for the tempo.
+/// opponent's count minus the mover's, 1 for the tempo, and the capped
+/// lead last.
 pub fn salta_feature_vector(pos: &SaltaPosition) -> [i32; SALTA_FEATURES] {
     let me = pos.side_to_move();
     let m = salta_features(pos, me);
@@ -214,10 +240,18 @@ pub fn salta_feature_vector(pos: &SaltaPosition) -> [i32; SALTA_FEATURES] {
     let mut v = [0; SALTA_FEATURES];
     v[0] = t[0] - m[0];
     v[1] = 1;
-    for i in 1..SALTA_FEATURES - 1 {
+    for i in 1..9 {
         v[i + 1] = t[i] - m[i];
     }
+    v[10] = lead(t[0] - m[0]);
+    v[11] = t[9] - m[9];
     v
+}
+
+/// The race lead in steps, a quarter counted beyond [`LEAD_CAP`].
+fn lead(steps: i32) -> i32 {
+    let excess = (steps.abs() - LEAD_CAP).max(0);
+    steps.signum() * (steps.abs() - excess + excess / 4)
 }
 
 /// The Salta evaluation with explicit weights (for tuning).
@@ -278,7 +312,8 @@ impl EngineGame for SaltaPosition {
     }
 
     fn feature_names() -> &'static [&'static str] {
-        &[
+        // Sized by the feature count, so that a new feature needs its name.
+        const NAMES: [&str; SALTA_FEATURES] = [
             "distance",
             "tempo",
             "blocked",
@@ -289,7 +324,10 @@ impl EngineGame for SaltaPosition {
             "target_held",
             "spread",
             "jam",
-        ]
+            "lead",
+            "walled_in",
+        ];
+        &NAMES
     }
 
     fn solved_value(&self) -> Option<i32> {
@@ -518,6 +556,15 @@ mod tests {
         limited.move_limit = Some(120);
         let pos = after(limited, "c3-d4 h8-g7 d4-e5 g7-f6 g3-h4 j8-i7");
         assert!(!pos.is_pointless(call));
+    }
+
+    #[test]
+    fn the_lead_counts_a_quarter_beyond_its_cap() {
+        assert_eq!(lead(0), 0);
+        assert_eq!(lead(LEAD_CAP), LEAD_CAP);
+        assert_eq!(lead(-LEAD_CAP), -LEAD_CAP);
+        assert_eq!(lead(LEAD_CAP + 8), LEAD_CAP + 2);
+        assert_eq!(lead(-LEAD_CAP - 8), -LEAD_CAP - 2);
     }
 
     #[test]
