@@ -53,6 +53,12 @@ where
     fn goal_distance(&self, _side: Side) -> i32 {
         0
     }
+    /// A move that is known to be best without search (the first move of
+    /// the fastest finish of a Salta race that nobody can touch), with
+    /// its value for the side to move.
+    fn solved_move(&self) -> Option<(Self::Move, i32)> {
+        None
+    }
     /// The exact value of a position the game can decide without search
     /// (a separated Salta race), from the side to move's point of view.
     fn solved_value(&self) -> Option<i32> {
@@ -107,6 +113,10 @@ pub struct SaltaWeights {
     /// (walled in by pieces): it cannot leave even if its owner wants to,
     /// so we must open a way out for it.
     pub walled_in: i32,
+    /// Per piece standing on the target of another piece of its own army:
+    /// both must move again, and near the edge they cannot get past each
+    /// other without others making room (the jams of `jam`).
+    pub misplaced: i32,
 }
 
 impl SaltaWeights {
@@ -125,6 +135,7 @@ impl SaltaWeights {
             self.jam,
             self.lead,
             self.walled_in,
+            self.misplaced,
         ]
     }
 }
@@ -134,7 +145,7 @@ impl SaltaWeights {
 pub const JAM_DISTANCE: i32 = 20;
 
 /// The number of Salta features.
-pub const SALTA_FEATURES: usize = 12;
+pub const SALTA_FEATURES: usize = 13;
 
 /// Steps of lead counted in full by the `lead` feature.
 pub const LEAD_CAP: i32 = 15;
@@ -153,6 +164,7 @@ pub const SALTA_WEIGHTS: SaltaWeights = SaltaWeights {
     jam: 100,
     lead: 0,
     walled_in: 150,
+    misplaced: 100,
 };
 
 /// The evaluation of 2026-11-30 (`eval=classic` in an engine setting):
@@ -172,6 +184,7 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
     jam: 0,
     lead: 0,
     walled_in: 0,
+    misplaced: 0,
 };
 
 /// Salta features of one side, in the order of [`SaltaWeights`] without
@@ -179,7 +192,7 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
 /// opponent's targets, pieces the opponent could jump, pieces home, the
 /// slowest piece's distance, pieces whose target an enemy piece holds,
 /// the sum of squared distances, the jam, enemy pieces walled in on our
-/// targets.
+/// targets, pieces on another own piece's target.
 pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES - 2] {
     use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Dir, Squares, neighbours, shift};
     let own = pos.pieces(side);
@@ -227,7 +240,8 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
         movable |= shift(shift(empty, d) & own, d) & blockers;
     }
     let walled_in = (blockers & !movable).count_ones() as i32;
-    [distance, blocked, on_their_targets, exposed, home, slowest, target_held, spread, jam, walled_in]
+    let misplaced = (own & pos.target_set(side)).count_ones() as i32 - home;
+    [distance, blocked, on_their_targets, exposed, home, slowest, target_held, spread, jam, walled_in, misplaced]
 }
 
 /// The Salta features from the side to move's point of view: the
@@ -245,6 +259,7 @@ pub fn salta_feature_vector(pos: &SaltaPosition) -> [i32; SALTA_FEATURES] {
     }
     v[10] = lead(t[0] - m[0]);
     v[11] = t[9] - m[9];
+    v[12] = t[10] - m[10];
     v
 }
 
@@ -326,6 +341,7 @@ impl EngineGame for SaltaPosition {
             "jam",
             "lead",
             "walled_in",
+            "misplaced",
         ];
         &NAMES
     }
@@ -336,6 +352,10 @@ impl EngineGame for SaltaPosition {
 
     fn goal_distance(&self, side: Side) -> i32 {
         100 * self.distance(side) as i32
+    }
+
+    fn solved_move(&self) -> Option<(SaltaMove, i32)> {
+        crate::race::fastest_finish(self)
     }
 
     /// A call is pointless unless it drives a piece off one of the

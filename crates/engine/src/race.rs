@@ -19,8 +19,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use monte_rules::salta::SaltaPosition;
 use monte_rules::salta::geometry::{BOARD, DISTANCE, Square, Squares, coords, neighbours};
+use monte_rules::salta::{SaltaMove, SaltaPosition};
 use monte_rules::{Position, Side};
 
 /// One piece of the puzzle: where it stands and where it must go.
@@ -204,6 +204,33 @@ pub fn separated(pos: &SaltaPosition) -> bool {
     lowest_white > highest_black
 }
 
+/// Whether the armies are separated and no piece touches an enemy piece:
+/// nothing can be jumped now, and a call needs a piece to step back first.
+pub fn apart(pos: &SaltaPosition) -> bool {
+    let (white, black) = (pos.pieces(Side::White), pos.pieces(Side::Black));
+    separated(pos) && neighbours(white) & black == 0
+}
+
+/// The first move of the fastest finish when the armies are [`apart`] and
+/// the side to move's army is counted exactly, with the race's value
+/// ([`race_value`] when the other army is counted too, else 100 a move of
+/// the side to move's own count, negated). The move is a step that stays
+/// within the side's own pieces' reach of the board: a race move.
+pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
+    if !apart(pos) {
+        return None;
+    }
+    let me = pos.side_to_move();
+    let solution = solve(&army(pos, me), DEFAULT_BUDGET);
+    let (from, to) = solution.first.filter(|_| solution.exact)?;
+    let mv = SaltaMove { from, to, call: false };
+    if !pos.is_legal(mv) {
+        return None;
+    }
+    let value = race_value(pos).unwrap_or(-100 * solution.moves as i32);
+    Some((mv, value))
+}
+
 /// One side's pieces as a puzzle.
 pub fn army(pos: &SaltaPosition, side: Side) -> Vec<RacePiece> {
     Squares(pos.pieces(side))
@@ -217,8 +244,8 @@ thread_local! {
     static CACHE: RefCell<HashMap<u64, (u32, bool)>> = RefCell::new(HashMap::new());
 }
 
-/// Entries kept before the cache starts again.
-const CACHE_LIMIT: usize = 1 << 20;
+/// Entries kept before the cache starts again (a few MB a thread).
+const CACHE_LIMIT: usize = 1 << 16;
 
 /// [`solve`] for one side of a position, remembered per thread.
 pub fn moves_to_finish(pos: &SaltaPosition, side: Side) -> (u32, bool) {
@@ -259,11 +286,6 @@ fn army_moves(pos: &SaltaPosition, side: Side, budget: u64) -> (u32, bool) {
     (s.moves, s.exact)
 }
 
-/// What a won race is worth beyond its margin, in evaluation units: more
-/// than any lead the evaluation gives a position still in contact, so the
-/// search takes a separated race it wins over a melee.
-pub const RACE_WON: i32 = 3000;
-
 /// The value of a separated race for the side to move, or `None` when the
 /// armies are not separated, when the solver cannot count either army
 /// exactly within [`SEARCH_BUDGET`], or when a move limit comes first
@@ -288,8 +310,12 @@ pub fn race_value(pos: &SaltaPosition) -> Option<i32> {
             return None;
         }
     }
+    // On the evaluation's scale (100 a step of distance), so that the
+    // side behind turns back only when contact really gains: a bonus for
+    // the decided race made any contact look better to it than the race.
+    // The side to move wins ties, so a race it wins is worth at least 100.
     let margin = theirs as i32 - mine as i32;
-    Some(if margin >= 0 { RACE_WON + 100 * (margin + 1) } else { -RACE_WON + 100 * margin })
+    Some(100 * if margin >= 0 { margin + 1 } else { margin })
 }
 
 #[cfg(test)]
@@ -372,6 +398,57 @@ mod tests {
         }
         // The cases must include races where the distance sum is not enough.
         assert!(extra > 0);
+    }
+
+    /// Every piece on its target but White's and Black's sun 1, one step
+    /// off (White's on i7, Black's on b4): the armies are apart.
+    fn nearly_finished() -> SaltaPosition {
+        use monte_rules::salta::{Kind, Piece};
+        let rules = monte_rules::salta::SaltaRules::seed();
+        let mut cells = [None; 55];
+        for side in Side::BOTH {
+            for kind in Kind::ALL {
+                for number in 1..=5 {
+                    let p = Piece { side, kind, number };
+                    cells[p.target(rules.goal) as usize] = Some(p);
+                }
+            }
+        }
+        cells[sq("i7") as usize] = cells[sq("j8") as usize].take();
+        cells[sq("b4") as usize] = cells[sq("a3") as usize].take();
+        let board: Vec<String> = (0..10)
+            .rev()
+            .map(|y| {
+                (0..5)
+                    .map(|j| {
+                        let s = monte_rules::salta::geometry::square_at(2 * j + y % 2, y).unwrap();
+                        cells[s as usize].map_or(".".to_string(), |p| p.token())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        SaltaPosition::from_fen(rules, &format!("{} w - 0", board.join("/"))).unwrap()
+    }
+
+    #[test]
+    fn a_race_nobody_can_touch_is_finished_the_fastest_way() {
+        let pos = nearly_finished();
+        assert!(separated(&pos) && apart(&pos));
+        // White needs one move, Black one: White, to move, wins.
+        assert_eq!(race_value(&pos), Some(100));
+        let (mv, value) = fastest_finish(&pos).unwrap();
+        assert_eq!((mv.from, mv.to, mv.call, value), (sq("i7"), sq("j8"), false, 100));
+        // The search plays it without searching.
+        let searcher = crate::Searcher::new(crate::SearchOptions::default());
+        let r = searcher.search(
+            &pos,
+            &[],
+            &crate::Limits::depth(4),
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!((r.best, r.nodes), (Some(mv), 0));
     }
 
     #[test]

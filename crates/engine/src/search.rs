@@ -206,6 +206,20 @@ impl Searcher {
                 pv: Vec::new(),
             };
         }
+        // A position the game solves outright (a Salta race nobody can
+        // touch): its fastest finish, no search needed.
+        if !self.options.classic
+            && let Some((mv, value)) = root.solved_move()
+        {
+            return SearchResult {
+                best: Some(mv),
+                score: Score::from_internal(value),
+                depth: 0,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: vec![mv],
+            };
+        }
         let budget = limits.time_budget();
         let shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
         let soft = budget.map(|(s, _)| s);

@@ -1,0 +1,39 @@
+//! Solve both armies of one Salta position as races (the opponent's pieces
+//! left out): moves, exactness, the first move, positions visited, time.
+//!
+//! cargo run --release -p monte-engine --example race_solve -- "<position>" [BUDGET]
+
+use monte_engine::race::{DEFAULT_BUDGET, army, solve};
+use monte_rules::salta::geometry::square_name;
+use monte_rules::salta::{SaltaPosition, SaltaRules};
+use monte_rules::{Position, Side};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(fen) = args.get(1) else {
+        eprintln!("usage: race_solve \"<position>\" [BUDGET]");
+        std::process::exit(2);
+    };
+    let budget = args.get(2).and_then(|b| b.parse().ok()).unwrap_or(DEFAULT_BUDGET);
+    let pos = match SaltaPosition::from_fen(SaltaRules::seed(), fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    };
+    for side in Side::BOTH {
+        let t = std::time::Instant::now();
+        let s = solve(&army(&pos, side), budget);
+        let first = s.first.map(|(a, b)| format!("{}-{}", square_name(a), square_name(b))).unwrap_or("-".into());
+        println!(
+            "{side}: distance {} moves {}{} (solution {:?}) first {first} nodes {} in {:?}",
+            pos.distance(side),
+            s.moves,
+            if s.exact { "" } else { " (lower bound)" },
+            s.upper,
+            s.nodes,
+            t.elapsed()
+        );
+    }
+}
