@@ -117,6 +117,11 @@ pub struct SaltaWeights {
     /// both must move again, and near the edge they cannot get past each
     /// other without others making room (the jams of `jam`).
     pub misplaced: i32,
+    /// Per piece whose target is sealed: every square next to it holds a
+    /// piece of its own army that is home, so one of them must step out
+    /// and back (stars that arrive after the moons and suns have closed
+    /// the ranks in front of their targets).
+    pub sealed: i32,
 }
 
 impl SaltaWeights {
@@ -136,6 +141,7 @@ impl SaltaWeights {
             self.lead,
             self.walled_in,
             self.misplaced,
+            self.sealed,
         ]
     }
 }
@@ -145,7 +151,7 @@ impl SaltaWeights {
 pub const JAM_DISTANCE: i32 = 20;
 
 /// The number of Salta features.
-pub const SALTA_FEATURES: usize = 13;
+pub const SALTA_FEATURES: usize = 14;
 
 /// Steps of lead counted in full by the `lead` feature.
 pub const LEAD_CAP: i32 = 15;
@@ -165,6 +171,7 @@ pub const SALTA_WEIGHTS: SaltaWeights = SaltaWeights {
     lead: 0,
     walled_in: 150,
     misplaced: 100,
+    sealed: 300,
 };
 
 /// The evaluation of 2026-11-30 (`eval=classic` in an engine setting):
@@ -185,6 +192,7 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
     lead: 0,
     walled_in: 0,
     misplaced: 0,
+    sealed: 0,
 };
 
 /// Salta features of one side, in the order of [`SaltaWeights`] without
@@ -192,7 +200,8 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
 /// opponent's targets, pieces the opponent could jump, pieces home, the
 /// slowest piece's distance, pieces whose target an enemy piece holds,
 /// the sum of squared distances, the jam, enemy pieces walled in on our
-/// targets, pieces on another own piece's target.
+/// targets, pieces on another own piece's target, pieces whose target
+/// home pieces seal off.
 pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES - 2] {
     use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Dir, Squares, neighbours, shift};
     let own = pos.pieces(side);
@@ -200,6 +209,13 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     let empty = BOARD & !(own | opp);
     let mut distance = 0i32;
     let mut blocked = 0i32;
+    let mut sealed = 0i32;
+    let mut home_mask = 0u64;
+    for sq in Squares(own) {
+        if pos.target_of_square(sq) == Some(sq) {
+            home_mask |= 1 << sq;
+        }
+    }
     let mut home = 0i32;
     let mut slowest = 0i32;
     let mut target_held = 0i32;
@@ -219,6 +235,9 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
             }
             if opp & (1 << target) != 0 {
                 target_held += 1;
+            }
+            if neighbours(1 << target) & !home_mask == 0 {
+                sealed += 1;
             }
         }
     }
@@ -241,7 +260,20 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     }
     let walled_in = (blockers & !movable).count_ones() as i32;
     let misplaced = (own & pos.target_set(side)).count_ones() as i32 - home;
-    [distance, blocked, on_their_targets, exposed, home, slowest, target_held, spread, jam, walled_in, misplaced]
+    [
+        distance,
+        blocked,
+        on_their_targets,
+        exposed,
+        home,
+        slowest,
+        target_held,
+        spread,
+        jam,
+        walled_in,
+        misplaced,
+        sealed,
+    ]
 }
 
 /// The Salta features from the side to move's point of view: the
@@ -260,6 +292,7 @@ pub fn salta_feature_vector(pos: &SaltaPosition) -> [i32; SALTA_FEATURES] {
     v[10] = lead(t[0] - m[0]);
     v[11] = t[9] - m[9];
     v[12] = t[10] - m[10];
+    v[13] = t[11] - m[11];
     v
 }
 
@@ -342,6 +375,7 @@ impl EngineGame for SaltaPosition {
             "lead",
             "walled_in",
             "misplaced",
+            "sealed",
         ];
         &NAMES
     }
