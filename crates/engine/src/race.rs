@@ -1,11 +1,13 @@
-//! Salta's race, solved exactly.
+//! Salta's race, solved exactly where the solver can, bounded where not.
 //!
 //! Once every piece of one army stands on a higher rank than every piece of
 //! the other (White has passed Black), neither side can reach an enemy
-//! piece without turning back: there is nothing left to jump, no call to
-//! make, and each side is alone with a sliding puzzle, like the endgame of
-//! Chinese Checkers or Halma. Each move steps one piece to a diagonally
-//! adjacent empty square; own pieces are the only obstacles.
+//! piece without turning back. If nobody turns back there is nothing left
+//! to jump and no call to make, and each side is alone with a sliding
+//! puzzle, like the endgame of Chinese Checkers or Halma: each move steps
+//! one piece to a diagonally adjacent empty square, and own pieces are the
+//! only obstacles. (The side behind may turn back and call; the search,
+//! which sees every move, checks that. docs/strategy.md.)
 //!
 //! The puzzle is solved by IDA* with the sum of the pieces' diagonal
 //! distances as the heuristic. It is admissible (a step changes one
@@ -214,8 +216,7 @@ pub fn apart(pos: &SaltaPosition) -> bool {
 /// The first move of the fastest finish when the armies are [`apart`] and
 /// the side to move's army is counted exactly, with the race's value
 /// ([`race_value`] when the other army is counted too, else 100 a move of
-/// the side to move's own count, negated). The move is a step that stays
-/// within the side's own pieces' reach of the board: a race move.
+/// the side to move's own count, negated).
 pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
     if !apart(pos) {
         return None;
@@ -247,11 +248,6 @@ thread_local! {
 /// Entries kept before the cache starts again (a few MB a thread).
 const CACHE_LIMIT: usize = 1 << 16;
 
-/// [`solve`] for one side of a position, remembered per thread.
-pub fn moves_to_finish(pos: &SaltaPosition, side: Side) -> (u32, bool) {
-    army_moves(pos, side, DEFAULT_BUDGET)
-}
-
 /// Positions the search lets the solver visit per army when it scores a
 /// separated race.
 pub const SEARCH_BUDGET: u64 = 2_000;
@@ -269,6 +265,8 @@ pub fn jam(pos: &SaltaPosition, side: Side) -> u32 {
     moves - pos.distance(side)
 }
 
+/// [`solve`] for one side of a position with `budget`: (moves, exact),
+/// remembered per thread.
 fn army_moves(pos: &SaltaPosition, side: Side, budget: u64) -> (u32, bool) {
     let pieces = army(pos, side);
     let k = pieces.iter().fold((side as u64) << 32 | budget, |k, p| k ^ key(p.square, p.target));
@@ -289,9 +287,9 @@ fn army_moves(pos: &SaltaPosition, side: Side, budget: u64) -> (u32, bool) {
 /// The value of a separated race for the side to move, or `None` when the
 /// armies are not separated, when the solver cannot count either army
 /// exactly within [`SEARCH_BUDGET`], or when a move limit comes first
-/// (which the evaluation's distance count already scores). The side to move finishes
-/// first when it needs no more moves than the other side: its n-th move
-/// comes before the other's n-th.
+/// (which the evaluation's distance count already scores). The side to
+/// move finishes first when it needs no more moves than the other side:
+/// its n-th move comes before the other's n-th.
 pub fn race_value(pos: &SaltaPosition) -> Option<i32> {
     if !separated(pos) {
         return None;
