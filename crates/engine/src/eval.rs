@@ -392,10 +392,12 @@ impl EngineGame for SaltaPosition {
         crate::race::fastest_finish(self)
     }
 
-    /// A call is pointless unless it drives a piece off one of the
-    /// caller's targets: some opponent piece that could answer it stands
-    /// on one. Any other call only hands the opponent a forced move and
-    /// keeps the melee going (the answer is often a call back), and while
+    /// A call is pointless unless it drives a piece off the caller's
+    /// targets: some opponent piece that could answer it stands on one and
+    /// would land on a square that is not one. Any other call only hands
+    /// the opponent a forced move and keeps the melee going (the answer is
+    /// often a call back; an eviction from one target onto another was
+    /// seen to cycle against the runner until the position repeated), and while
     /// the opponent is kept busy answering, its pieces never leave the
     /// caller's targets, so the caller cannot finish.
     ///
@@ -410,14 +412,17 @@ impl EngineGame for SaltaPosition {
         let me = self.side_to_move();
         let opp = self.pieces(!me);
         let empty = BOARD & !(self.pieces(me) | opp) | (1 << mv.from);
+        let targets = self.target_set(me);
         let called = 1u64 << mv.to;
-        let mut answerers = 0;
+        // Answerers on our targets whose jump lands off them: a jump from
+        // one of our targets onto another evicts nobody.
+        let mut evicted = 0;
         for d in Dir::ALL {
-            if shift(called, d) & empty != 0 {
-                answerers |= shift(called, d.opposite()) & opp;
+            if shift(called, d) & empty & !targets != 0 {
+                evicted |= shift(called, d.opposite()) & opp & targets;
             }
         }
-        answerers & self.target_set(me) == 0
+        evicted == 0
     }
 
     fn eval_scale() -> f64 {
