@@ -105,7 +105,7 @@ pub struct EngineSpec {
     pub null_move: bool,
     /// Alpha-beta contempt for draws, in evaluation units.
     pub contempt: i32,
-    /// The evaluation of 2026-11-30 without the race solver (`eval=classic`).
+    /// The Salta evaluation of 11e216e without the race solver (`eval=classic`).
     pub classic: bool,
     /// Evaluation weights replacing the game's own (`weights=a/b/c...`).
     pub weights: Option<Vec<i32>>,

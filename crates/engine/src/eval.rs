@@ -174,7 +174,7 @@ pub const SALTA_WEIGHTS: SaltaWeights = SaltaWeights {
     sealed: 300,
 };
 
-/// The evaluation of 2026-11-30 (`eval=classic` in an engine setting):
+/// The evaluation of commit 11e216e (`eval=classic` in an engine setting):
 /// the first five features, fitted to adjudicated games, where the race
 /// distance explained little and blocking and the move were worth more
 /// than progress. Kept to measure the current evaluation against.

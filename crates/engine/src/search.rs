@@ -79,7 +79,7 @@ pub struct SearchOptions {
     /// other, so that a player who is not worse plays on instead of
     /// repeating moves. 0 scores draws as equal (analysis).
     pub contempt: i32,
-    /// The evaluation of 2026-11-30 and no race solver (`eval=classic`),
+    /// The Salta evaluation of 11e216e and no race solver (`eval=classic`),
     /// kept to measure the current evaluation against.
     pub classic: bool,
 }
