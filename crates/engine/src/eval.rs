@@ -216,7 +216,7 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
             home_mask |= 1 << sq;
         }
     }
-    let mut home = 0i32;
+    let home = home_mask.count_ones() as i32;
     let mut slowest = 0i32;
     let mut target_held = 0i32;
     let mut spread = 0i32;
@@ -226,9 +226,7 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
         distance += d;
         spread += d * d;
         slowest = slowest.max(d);
-        if d == 0 {
-            home += 1;
-        } else {
+        if d > 0 {
             // No free square that brings the piece closer.
             if CLOSER[sq as usize][target as usize] & empty == 0 {
                 blocked += 1;
