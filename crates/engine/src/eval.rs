@@ -49,9 +49,9 @@ where
         false
     }
     /// How far `side` still is from its goal, in evaluation units (Salta:
-    /// its race distance; 0 for games without one): who is behind.
-    fn goal_distance(&self, _side: Side) -> i32 {
-        0
+    /// its race distance; `None` for games without a race): who is behind.
+    fn goal_distance(&self, _side: Side) -> Option<i32> {
+        None
     }
     /// A move that is known to be best without search (the first move of
     /// the fastest finish of a Salta race that nobody can touch), with
@@ -63,6 +63,24 @@ where
     /// (a separated Salta race), from the side to move's point of view.
     fn solved_value(&self) -> Option<i32> {
         None
+    }
+    /// The side, if any, so far ahead in a race to a goal that only its
+    /// own progress still matters: the search then scores positions by
+    /// that side's features alone ([`EngineGame::evaluate_alone`]).
+    fn race_leader(&self) -> Option<Side> {
+        None
+    }
+    /// A move the side to move means to play by a plan of its own (a race
+    /// leader's way home in Salta), which the search plays unless it finds
+    /// a move clearly better.
+    fn planned_move(&self) -> Option<Self::Move> {
+        None
+    }
+    /// The evaluation with `weights` counting only `side`'s features (the
+    /// other side's own counts left out), from the side to move's point of
+    /// view. Games without one-sided features use the full evaluation.
+    fn evaluate_alone(&self, _side: Side, weights: &[i32]) -> i32 {
+        self.evaluate_with(weights)
     }
     /// Evaluation units per unit of logit of the win probability: `monte
     /// tune` fits it (its K is 1/scale) together with the weights.
@@ -294,6 +312,33 @@ pub fn salta_feature_vector(pos: &SaltaPosition) -> [i32; SALTA_FEATURES] {
     v
 }
 
+/// The Salta features from the side to move's point of view, as
+/// [`salta_feature_vector`], with `side`'s counts alone: the other side's
+/// own counts are left out (taken as 0), the tempo kept and the lead 0.
+/// The evaluation of a side far ahead ([`RACE_LEAD`]): pushing the
+/// trailing side further back gains it nothing, its own finish
+/// everything.
+pub fn salta_feature_vector_alone(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES] {
+    let own = salta_features(pos, side);
+    // Enters as (the opponent's count − the mover's).
+    let sign = if pos.side_to_move() == side { -1 } else { 1 };
+    let mut v = [0; SALTA_FEATURES];
+    v[0] = sign * own[0];
+    v[1] = 1;
+    for i in 1..9 {
+        v[i + 1] = sign * own[i];
+    }
+    v[11] = sign * own[9];
+    v[12] = sign * own[10];
+    v[13] = sign * own[11];
+    v
+}
+
+/// Steps of race lead from which the leader is scored by its own progress
+/// alone ([`EngineGame::race_leader`]), unless a move limit scores the
+/// game by distance.
+pub const RACE_LEAD: i32 = 15;
+
 /// The race lead in steps, a quarter counted beyond [`LEAD_CAP`].
 fn lead(steps: i32) -> i32 {
     let excess = (steps.abs() - LEAD_CAP).max(0);
@@ -382,12 +427,40 @@ impl EngineGame for SaltaPosition {
         crate::race::race_value(self)
     }
 
-    fn goal_distance(&self, side: Side) -> i32 {
-        100 * self.distance(side) as i32
+    fn goal_distance(&self, side: Side) -> Option<i32> {
+        Some(100 * self.distance(side) as i32)
     }
 
     fn solved_move(&self) -> Option<(SaltaMove, i32)> {
         crate::race::fastest_finish(self)
+    }
+
+    /// Under a move limit scored by distance every step of the trailing
+    /// side counts at the end, and nobody is scored alone.
+    fn race_leader(&self) -> Option<Side> {
+        if self.rules().scored_limit() {
+            return None;
+        }
+        let (white, black) = (self.distance(Side::White) as i32, self.distance(Side::Black) as i32);
+        if black - white >= RACE_LEAD {
+            Some(Side::White)
+        } else if white - black >= RACE_LEAD {
+            Some(Side::Black)
+        } else {
+            None
+        }
+    }
+
+    fn planned_move(&self) -> Option<SaltaMove> {
+        let me = self.side_to_move();
+        if self.race_leader() != Some(me) || self.distance(me) > crate::race::PLAN_DISTANCE {
+            return None;
+        }
+        crate::race::planned_move(self)
+    }
+
+    fn evaluate_alone(&self, side: Side, weights: &[i32]) -> i32 {
+        salta_feature_vector_alone(self, side).iter().zip(weights).map(|(f, w)| f * w).sum()
     }
 
     /// A call is pointless unless it drives a piece off the caller's
@@ -402,9 +475,8 @@ impl EngineGame for SaltaPosition {
     /// Under a move limit scored by distance every call that sends a piece
     /// back counts at the end, and none is pointless.
     fn is_pointless(&self, mv: SaltaMove) -> bool {
-        use monte_rules::salta::LimitResult;
         use monte_rules::salta::geometry::{BOARD, Dir, shift};
-        if !mv.call || self.rules().move_limit.is_some() && self.rules().limit_result == LimitResult::Scored {
+        if !mv.call || self.rules().scored_limit() {
             return false;
         }
         let me = self.side_to_move();
@@ -622,6 +694,47 @@ mod tests {
         assert_eq!(lead(-LEAD_CAP), -LEAD_CAP);
         assert_eq!(lead(LEAD_CAP + 8), LEAD_CAP + 2);
         assert_eq!(lead(-LEAD_CAP - 8), -LEAD_CAP - 2);
+    }
+
+    #[test]
+    fn the_two_sides_alone_add_up_to_the_evaluation() {
+        // Each side's own counts, scored alone, add up to the full
+        // features (the tempo counted once, the lead left out); a race
+        // leader is one at least RACE_LEAD steps ahead, and nobody is under
+        // a move limit scored by distance.
+        let rules = monte_rules::salta::SaltaRules::seed();
+        let mut pos = SaltaPosition::start(rules);
+        let mut rng = monte_rules::playout::Rng::new(5);
+        for _ in 0..400 {
+            let me = pos.side_to_move();
+            let full = salta_feature_vector(&pos);
+            let (mine, theirs) = (salta_feature_vector_alone(&pos, me), salta_feature_vector_alone(&pos, !me));
+            for i in (0..SALTA_FEATURES).filter(|&i| i != 1 && i != 10) {
+                assert_eq!(full[i], mine[i] + theirs[i], "feature {i} in {pos:?}");
+            }
+            assert_eq!((mine[1], theirs[1], mine[10], theirs[10]), (1, 1, 0, 0));
+            let lead = pos.distance(!me) as i32 - pos.distance(me) as i32;
+            let expected = if lead >= RACE_LEAD {
+                Some(me)
+            } else if -lead >= RACE_LEAD {
+                Some(!me)
+            } else {
+                None
+            };
+            assert_eq!(pos.race_leader(), expected);
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.status().is_over() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        // White 15 steps from home, Black 41.
+        let board = "S5,M4,.,.,S1/M5,.,M3,.,M1/O5,O4,M2,O2,O1/s4,.,O3,S2,./.,o1,S3,m1,m5/\
+                     .,.,s1,S4,o4/.,.,m2,o3,./.,m3,s2,.,./o2,s3,.,.,s5/.,.,.,o5,m4 b - 101";
+        assert_eq!(SaltaPosition::from_fen(rules, board).unwrap().race_leader(), Some(Side::White));
+        let mut limited = rules;
+        limited.move_limit = Some(120);
+        assert_eq!(SaltaPosition::from_fen(limited, board).unwrap().race_leader(), None);
     }
 
     #[test]

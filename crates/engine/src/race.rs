@@ -147,6 +147,12 @@ impl Solver {
 /// count was proven impossible; otherwise it gives the proven lower bound
 /// and the best solution found.
 pub fn solve(pieces: &[RacePiece], budget: u64) -> RaceSolution {
+    solve_around(pieces, 0, budget)
+}
+
+/// [`solve`] with `walls`, squares no piece may enter (pieces that stay
+/// where they are).
+pub fn solve_around(pieces: &[RacePiece], walls: u64, budget: u64) -> RaceSolution {
     let h: u32 = pieces.iter().map(|p| dist(p.square, p.target)).sum();
     // The pieces whose targets lie deepest (furthest from the middle
     // ranks, then from the middle files) are tried first: filling the
@@ -157,7 +163,7 @@ pub fn solve(pieces: &[RacePiece], budget: u64) -> RaceSolution {
         std::cmp::Reverse(((2 * y - 9).abs(), (2 * x - 9).abs()))
     });
     let mut solver = Solver {
-        occupied: ordered.iter().fold(0, |o, p| o | 1 << p.square),
+        occupied: ordered.iter().fold(walls, |o, p| o | 1 << p.square),
         hash: ordered.iter().fold(0, |k, p| k ^ key(p.square, p.target)),
         pieces: ordered,
         failed: HashMap::new(),
@@ -230,6 +236,32 @@ pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
     }
     let value = race_value(pos).unwrap_or(-100 * solution.moves as i32);
     Some((mv, value))
+}
+
+/// Own distance from which on a race leader follows a plan
+/// ([`planned_move`]).
+pub const PLAN_DISTANCE: u32 = 60;
+
+/// The first step of a plan that brings the side to move's army home
+/// with every other piece standing still: the opponent's pieces, and its
+/// own pieces whose target an opponent's piece holds (they wait for it
+/// to leave), are walls. The plan is the best solution the solver finds
+/// within [`DEFAULT_BUDGET`], exact or not; the search checks it (see
+/// `Searcher::search`). `None` when no call is pending and no plan is
+/// found, or when every piece that can go home is home.
+pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
+    if pos.pending_call().is_some() {
+        return None;
+    }
+    let me = pos.side_to_move();
+    let opp = pos.pieces(!me);
+    let (waiting, moving): (Vec<RacePiece>, Vec<RacePiece>) =
+        army(pos, me).into_iter().partition(|p| opp & (1 << p.target) != 0);
+    let walls = waiting.iter().fold(opp, |w, p| w | 1 << p.square);
+    let solution = solve_around(&moving, walls, DEFAULT_BUDGET);
+    let (from, to) = solution.first?;
+    let mv = SaltaMove { from, to, call: false };
+    pos.is_legal(mv).then_some(mv)
 }
 
 /// One side's pieces as a puzzle.
@@ -328,15 +360,20 @@ mod tests {
 
     /// Breadth-first search over every arrangement: the exact answer.
     fn brute_force(pieces: &[RacePiece]) -> u32 {
+        brute_force_around(pieces, 0).expect("every arrangement of a few pieces can be reached")
+    }
+
+    /// [`brute_force`] with walls; `None` when the goal cannot be reached.
+    fn brute_force_around(pieces: &[RacePiece], walls: u64) -> Option<u32> {
         let start: Vec<Square> = pieces.iter().map(|p| p.square).collect();
         let goal: Vec<Square> = pieces.iter().map(|p| p.target).collect();
         let mut seen = HashSet::from([start.clone()]);
         let mut queue = VecDeque::from([(start, 0)]);
         while let Some((state, d)) = queue.pop_front() {
             if state == goal {
-                return d;
+                return Some(d);
             }
-            let occupied = state.iter().fold(0u64, |o, &s| o | 1 << s);
+            let occupied = state.iter().fold(walls, |o, &s| o | 1 << s);
             for i in 0..state.len() {
                 for to in Squares(neighbours(1 << state[i]) & BOARD & !occupied) {
                     let mut next = state.clone();
@@ -347,7 +384,7 @@ mod tests {
                 }
             }
         }
-        unreachable!("every arrangement of a few pieces can be reached");
+        None
     }
 
     #[test]
@@ -396,6 +433,39 @@ mod tests {
         }
         // The cases must include races where the distance sum is not enough.
         assert!(extra > 0);
+    }
+
+    #[test]
+    fn walls_are_gone_round_or_waited_for() {
+        // Random 1-3 piece races in a corner with 1-3 walls: the solver
+        // agrees with brute force, and proves nothing where no way exists.
+        let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 4 && coords(s).1 >= 5).collect();
+        let mut rng = monte_rules::playout::Rng::new(12);
+        let (mut detours, mut impossible) = (0, 0);
+        for case in 0..200 {
+            let n = 1 + case % 3;
+            let mut squares = corner.clone();
+            let targets: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
+            let walls = (0..1 + case % 3).fold(0u64, |w, _| w | 1 << squares.swap_remove(rng.below(squares.len())));
+            let mut free: Vec<Square> = corner.iter().copied().filter(|&s| walls & (1 << s) == 0).collect();
+            let starts: Vec<Square> = (0..n).map(|_| free.swap_remove(rng.below(free.len()))).collect();
+            let pieces: Vec<RacePiece> =
+                starts.iter().zip(&targets).map(|(&square, &target)| RacePiece { square, target }).collect();
+            let s = solve_around(&pieces, walls, DEFAULT_BUDGET);
+            let h: u32 = pieces.iter().map(|p| dist(p.square, p.target)).sum();
+            match brute_force_around(&pieces, walls) {
+                Some(exact) => {
+                    assert!(s.exact, "{pieces:?} walls {walls:x}");
+                    assert_eq!(s.moves, exact, "{pieces:?} walls {walls:x}");
+                    detours += (exact > h) as u32;
+                }
+                None => {
+                    assert!(!s.exact && s.upper.is_none(), "{pieces:?} walls {walls:x}");
+                    impossible += 1;
+                }
+            }
+        }
+        assert!(detours > 0 && impossible > 0, "{detours} {impossible}");
     }
 
     /// Every piece on its target but White's and Black's sun 1, one step
@@ -447,6 +517,32 @@ mod tests {
             &mut |_| {},
         );
         assert_eq!((r.best, r.nodes), (Some(mv), 0));
+    }
+
+    #[test]
+    fn the_plan_steps_towards_the_goal() {
+        let pos = nearly_finished();
+        let mv = planned_move(&pos).unwrap();
+        assert_eq!((mv.from, mv.to, mv.call), (sq("i7"), sq("j8"), false));
+    }
+
+    #[test]
+    fn a_race_leader_checks_its_plan_with_the_search() {
+        // White, 15 steps from home against Black's 41, has a plan; the
+        // search spends its nodes on the plan and on the other moves.
+        let pos = SaltaPosition::from_fen(
+            monte_rules::salta::SaltaRules::seed(),
+            "S5,M4,.,.,S1/M5,.,M3,.,M1/O5,O4,M2,O2,O1/s4,.,O3,S2,./.,o1,S3,m1,m5/\
+             .,.,s1,S4,o4/.,.,m2,o3,./.,m3,s2,.,./o2,s3,.,.,s5/.,.,.,o5,m4 w - 100",
+        )
+        .unwrap();
+        let planned = crate::EngineGame::planned_move(&pos).unwrap();
+        assert!(pos.is_legal(planned) && !planned.call);
+        let searcher = crate::Searcher::new(crate::SearchOptions::default());
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let r = searcher.search(&pos, &[], &crate::Limits::nodes(20_000), &stop, &mut |_| {});
+        assert!(r.best.is_some_and(|mv| pos.is_legal(mv)));
+        assert!(r.nodes >= 20_000, "{}", r.nodes);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! over several threads.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use monte_rules::game::RepetitionRule;
@@ -21,6 +21,10 @@ const MAX_PLY: usize = 128;
 /// How far behind the opponent (in goal distance units) the engine may
 /// still play moves without a purpose, to stir things up.
 const BEHIND: i32 = 400;
+
+/// How much better (in evaluation units) than a planned move the search's
+/// own best move must score to be played instead: a step of the race.
+const PLAN_MARGIN: i32 = 100;
 
 /// Moves taken one by one, best first, before the rest of a node's moves
 /// are sorted (see `alphabeta`).
@@ -106,6 +110,18 @@ pub struct Searcher {
     options: SearchOptions,
     /// Evaluation weights replacing the game's own (A/B tests, tuning).
     weights: Option<Vec<i32>>,
+    /// The race leader the last search scored alone (`Shared::alone`),
+    /// coded by [`alone_code`]: the table's scores are the evaluation's
+    /// of that search, and are forgotten when the next one differs.
+    last_alone: AtomicU8,
+}
+
+fn alone_code(alone: Option<Side>) -> u8 {
+    match alone {
+        None => 0,
+        Some(Side::White) => 1,
+        Some(Side::Black) => 2,
+    }
 }
 
 /// Where the search stands, shared by its threads.
@@ -121,6 +137,12 @@ struct Shared<'a> {
     contempt: i32,
     /// Ask the game for exact values ([`EngineGame::solved_value`]).
     solved: bool,
+    /// The race leader whose features alone are scored
+    /// ([`EngineGame::race_leader`]), decided at the root, and what the
+    /// trailing side's features were worth to it there: held fixed, so
+    /// that scores stay on the full evaluation's scale (a draw, the
+    /// contempt, a race's value compare as before).
+    alone: Option<(Side, i32)>,
 }
 
 /// One thread's search state.
@@ -150,6 +172,13 @@ where
     /// Whether the root side skips its pointless moves
     /// ([`EngineGame::is_pointless`]): when it is not behind in the race.
     purposeful: bool,
+    /// The one root move searched, when the search checks a planned move.
+    only: Option<P::Move>,
+    /// What a draw costs the root side: the player's contempt, and the
+    /// most the search uses when it is not behind in the race (a side
+    /// that is not behind plays on rather than repeat a position; the
+    /// evaluation of the melee swings by more than the usual contempt).
+    contempt: i32,
     killers: [[u16; 2]; MAX_PLY],
     history: Box<[[i32; 4096]; 2]>,
     pv: Vec<Vec<u16>>,
@@ -158,7 +187,12 @@ where
 
 impl Searcher {
     pub fn new(options: SearchOptions) -> Self {
-        Searcher { tt: Arc::new(TranspositionTable::new(options.hash_mb)), options, weights: None }
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            weights: None,
+            last_alone: AtomicU8::new(0),
+        }
     }
 
     /// Evaluate with these weights instead of the game's own (in the order
@@ -193,7 +227,6 @@ impl Searcher {
         P::Rules: RepetitionRule,
     {
         let start = Instant::now();
-        self.tt.new_search();
         let mut legal = MoveList::new();
         root.generate(&mut legal);
         if legal.is_empty() || root.status().is_over() {
@@ -220,8 +253,55 @@ impl Searcher {
                 pv: vec![mv],
             };
         }
+        // A plan of the game's own (a Salta race leader's way home): half
+        // the thinking checks the planned move, half looks for a better
+        // one, which must beat it by `PLAN_MARGIN` to be played instead.
+        if !self.options.classic
+            && let Some(planned) = root.planned_move()
+        {
+            let half = limits.halved();
+            let (plan, plan_score) = self.run(root, history, &half, stop, &mut |_| {}, start, Some(planned));
+            if stop.load(Ordering::Relaxed) {
+                return plan;
+            }
+            let (free, free_score) = self.run(root, history, &half, stop, on_info, Instant::now(), None);
+            let nodes = plan.nodes + free.nodes;
+            let chosen = if free_score > plan_score + PLAN_MARGIN { free } else { plan };
+            return SearchResult { nodes, time: start.elapsed(), ..chosen };
+        }
+        self.run(root, history, limits, stop, on_info, start, None).0
+    }
+
+    /// One search of `root` within `limits`, of its move `only` when given
+    /// (the planned move), with the search's internal score.
+    #[allow(clippy::too_many_arguments)]
+    fn run<P: EngineGame>(
+        &self,
+        root: &P,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+        start: Instant,
+        only: Option<P::Move>,
+    ) -> (SearchResult<P::Move>, i32)
+    where
+        P::Rules: RepetitionRule,
+    {
+        self.tt.new_search();
         let budget = limits.time_budget();
-        let shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
+        let mut shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
+        if shared.solved
+            && let Some(leader) = root.race_leader()
+        {
+            let weights = shared.weights.unwrap_or(P::weights());
+            let trailing = root.evaluate_with(weights) - root.evaluate_alone(leader, weights);
+            shared.alone = Some((leader, if root.side_to_move() == leader { trailing } else { -trailing }));
+        }
+        let leader = shared.alone.map(|(side, _)| side);
+        if self.last_alone.swap(alone_code(leader), Ordering::Relaxed) != alone_code(leader) {
+            self.tt.clear();
+        }
         let soft = budget.map(|(s, _)| s);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
         // Helper threads search until the main thread is done.
@@ -231,25 +311,30 @@ impl Searcher {
                 let shared = &shared;
                 let helpers_stop = &helpers_stop;
                 scope.spawn(move || {
-                    let mut w = Worker::<P>::new(shared, false, root, history);
+                    let mut w = Worker::<P>::new(shared, false, root, history, only);
                     w.iterate(root, max_depth, None, t as u32, helpers_stop, &mut |_| {});
                 });
             }
-            let mut w = Worker::<P>::new(&shared, true, root, history);
+            let mut w = Worker::<P>::new(&shared, true, root, history, only);
             let r = w.iterate(root, max_depth, soft, 0, &helpers_stop, on_info);
             helpers_stop.store(true, Ordering::Relaxed);
             r
         });
         let (best, score, depth, pv) = result;
-        let best = best.or_else(|| legal.first().copied());
-        SearchResult {
+        let best = best.or(only).or_else(|| {
+            let mut legal = MoveList::new();
+            root.generate(&mut legal);
+            legal.first().copied()
+        });
+        let result = SearchResult {
             best,
             score: Score::from_internal(score),
             depth,
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: start.elapsed(),
             pv,
-        }
+        };
+        (result, score)
     }
 
     /// The state a search's threads share, with this searcher's table,
@@ -275,6 +360,7 @@ impl Searcher {
             null_move: self.options.null_move,
             contempt: self.options.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT),
             solved: !self.options.classic,
+            alone: None,
         }
     }
 
@@ -292,7 +378,7 @@ impl Searcher {
         // move in each position: no contempt (one worker serves them all,
         // and contempt would be the first position's side's).
         let shared = Shared { contempt: 0, ..self.shared::<P>(&stop, Instant::now(), None, None) };
-        let mut worker = Worker::<P>::new(&shared, false, first, &[]);
+        let mut worker = Worker::<P>::new(&shared, false, first, &[], None);
         positions
             .iter()
             .map(|pos| {
@@ -331,9 +417,15 @@ impl<'a, P: EngineGame> Worker<'a, P>
 where
     P::Rules: RepetitionRule,
 {
-    fn new(shared: &'a Shared<'a>, main: bool, root: &P, history: &[u64]) -> Self {
+    fn new(shared: &'a Shared<'a>, main: bool, root: &P, history: &[u64], only: Option<P::Move>) -> Self {
         let mut path = history.to_vec();
         path.push(root.hash());
+        let me = root.side_to_move();
+        let purposeful = shared.solved
+            && root
+                .goal_distance(me)
+                .zip(root.goal_distance(!me))
+                .is_some_and(|(mine, theirs)| mine <= theirs + BEHIND);
         Worker {
             shared,
             main,
@@ -348,8 +440,9 @@ where
             repetition: root.rules().repetition_draw(),
             draw_winner: root.rules().draw_winner(),
             root_side: root.side_to_move(),
-            purposeful: shared.solved
-                && root.goal_distance(root.side_to_move()) <= root.goal_distance(!root.side_to_move()) + BEHIND,
+            purposeful,
+            only,
+            contempt: if purposeful && shared.contempt > 0 { MAX_CONTEMPT } else { shared.contempt },
             killers: [[0; 2]; MAX_PLY],
             history: Box::new([[0; 4096]; 2]),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -490,9 +583,13 @@ where
         {
             return v;
         }
-        match self.shared.weights {
-            None => pos.evaluate(),
-            Some(w) => pos.evaluate_with(w),
+        match (self.shared.alone, self.shared.weights) {
+            (Some((leader, trailing)), w) => {
+                let alone = pos.evaluate_alone(leader, w.unwrap_or(P::weights()));
+                alone + if pos.side_to_move() == leader { trailing } else { -trailing }
+            }
+            (None, None) => pos.evaluate(),
+            (None, Some(w)) => pos.evaluate_with(w),
         }
     }
 
@@ -502,8 +599,8 @@ where
         match winner {
             Some(w) if w == side => WIN - ply as i32,
             Some(_) => -WIN + ply as i32,
-            None if side == self.root_side => -self.shared.contempt,
-            None => self.shared.contempt,
+            None if side == self.root_side => -self.contempt,
+            None => self.contempt,
         }
     }
 
@@ -653,6 +750,9 @@ where
             // Every Salta call has a twin without it, so a node never runs
             // out of moves this way.
             if self.purposeful && side == self.root_side && pos.is_pointless(mv) {
+                continue;
+            }
+            if ply == 0 && self.only.is_some_and(|only| only != mv) {
                 continue;
             }
             let i = searched;

@@ -83,6 +83,11 @@ pub struct SaltaRules {
 }
 
 impl SaltaRules {
+    /// Whether a move limit ends the game scored by the race distance.
+    pub const fn scored_limit(&self) -> bool {
+        self.move_limit.is_some() && matches!(self.limit_result, LimitResult::Scored)
+    }
+
     /// The source text's rules (rulings.md, rule set `seed`).
     pub const fn seed() -> Self {
         SaltaRules {
