@@ -1,9 +1,10 @@
 //! Solve both armies of one Salta position as races (the opponent's pieces
-//! left out): moves, exactness, the first move, positions visited, time.
+//! left out): moves, exactness, the first move, positions visited, time;
+//! then the greedy planner's way home (moves, first move, time).
 //!
 //! cargo run --release -p monte-engine --example race_solve -- "<position>" [BUDGET]
 
-use monte_engine::race::{DEFAULT_BUDGET, army, solve};
+use monte_engine::race::{DEFAULT_BUDGET, GREEDY_BUDGET, army, greedy_plan, solve};
 use monte_rules::salta::geometry::square_name;
 use monte_rules::salta::{SaltaPosition, SaltaRules};
 use monte_rules::{Position, Side};
@@ -35,5 +36,19 @@ fn main() {
             s.nodes,
             t.elapsed()
         );
+        let t = std::time::Instant::now();
+        match greedy_plan(&army(&pos, side), 0, GREEDY_BUDGET) {
+            Some(path) => {
+                let (a, b) = path[0];
+                let moves = path.len();
+                println!(
+                    "{side}: greedy plan {moves} moves, first {}-{} in {:?}",
+                    square_name(a),
+                    square_name(b),
+                    t.elapsed()
+                )
+            }
+            None => println!("{side}: greedy plan none within {GREEDY_BUDGET} expansions ({:?})", t.elapsed()),
+        }
     }
 }

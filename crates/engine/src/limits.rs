@@ -38,17 +38,6 @@ impl Limits {
         self.movetime.is_none() && self.clock.is_none() && (self.depth.is_some() || self.nodes.is_some())
     }
 
-    /// Half the nodes and half the time (the depth kept), for a search
-    /// made in two parts.
-    pub fn halved(&self) -> Limits {
-        Limits {
-            depth: self.depth,
-            nodes: self.nodes.map(|n| (n / 2).max(1)),
-            movetime: self.time_budget().map(|(soft, _)| soft / 2),
-            clock: None,
-        }
-    }
-
     /// (soft, hard): no new iteration starts after `soft`; the search stops
     /// at `hard`.
     pub fn time_budget(&self) -> Option<(Duration, Duration)> {
@@ -77,16 +66,6 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn halved_limits_keep_the_depth() {
-        let l = Limits { depth: Some(6), nodes: Some(1001), movetime: Some(Duration::from_millis(100)), clock: None };
-        assert_eq!(
-            l.halved(),
-            Limits { depth: Some(6), nodes: Some(500), movetime: Some(Duration::from_millis(50)), clock: None }
-        );
-        assert_eq!(Limits::depth(3).halved(), Limits::depth(3));
-    }
 
     #[test]
     fn clock_budget_leaves_time_on_the_clock() {

@@ -19,7 +19,8 @@
 //! with, which turns the search into a walk over distinct positions.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 use monte_rules::salta::geometry::{BOARD, DISTANCE, Square, Squares, coords, neighbours};
 use monte_rules::salta::{SaltaMove, SaltaPosition};
@@ -78,13 +79,14 @@ struct Solver {
     nodes: u64,
     budget: u64,
     out_of_budget: bool,
-    first: Option<(Square, Square)>,
+    /// The solution's moves, last first (recorded as the search unwinds).
+    path: Vec<(Square, Square)>,
 }
 
 impl Solver {
     /// Whether the pieces can all get home spending at most `slack` extra
     /// moves (moves that do not approach cost 2 each: one away, one back).
-    fn dfs(&mut self, h: u32, slack: u32, depth: u32) -> bool {
+    fn dfs(&mut self, h: u32, slack: u32) -> bool {
         if h == 0 {
             return true;
         }
@@ -112,12 +114,10 @@ impl Solver {
                     let cost = if approaches { 0 } else { 2 };
                     let nh = if approaches { h - 1 } else { h + 1 };
                     self.play(i, to);
-                    let solved = self.dfs(nh, slack - cost, depth + 1);
+                    let solved = self.dfs(nh, slack - cost);
                     self.play(i, square);
                     if solved {
-                        if depth == 0 {
-                            self.first = Some((square, to));
-                        }
+                        self.path.push((square, to));
                         return true;
                     }
                     if self.out_of_budget {
@@ -153,6 +153,11 @@ pub fn solve(pieces: &[RacePiece], budget: u64) -> RaceSolution {
 /// [`solve`] with `walls`, squares no piece may enter (pieces that stay
 /// where they are).
 pub fn solve_around(pieces: &[RacePiece], walls: u64, budget: u64) -> RaceSolution {
+    solve_path(pieces, walls, budget).0
+}
+
+/// [`solve_around`] with the moves of the solution found, in order.
+fn solve_path(pieces: &[RacePiece], walls: u64, budget: u64) -> (RaceSolution, Vec<(Square, Square)>) {
     let h: u32 = pieces.iter().map(|p| dist(p.square, p.target)).sum();
     // The pieces whose targets lie deepest (furthest from the middle
     // ranks, then from the middle files) are tried first: filling the
@@ -170,7 +175,7 @@ pub fn solve_around(pieces: &[RacePiece], walls: u64, budget: u64) -> RaceSoluti
         nodes: 0,
         budget: 0,
         out_of_budget: false,
-        first: None,
+        path: Vec::new(),
     };
     let per_iteration = (budget / 4).max(1);
     // Every count below `lower` is proven impossible.
@@ -180,23 +185,25 @@ pub fn solve_around(pieces: &[RacePiece], walls: u64, budget: u64) -> RaceSoluti
         solver.failed.clear();
         solver.out_of_budget = false;
         solver.budget = (solver.nodes + per_iteration).min(budget);
-        if solver.dfs(h, slack, 0) {
+        if solver.dfs(h, slack) {
             let moves = h + slack;
             let exact = lower == moves;
-            return RaceSolution {
+            solver.path.reverse();
+            let solution = RaceSolution {
                 moves: if exact { moves } else { lower },
                 upper: Some(moves),
                 exact,
-                first: solver.first,
+                first: solver.path.first().copied(),
                 nodes: solver.nodes,
             };
+            return (solution, solver.path);
         }
         if !solver.out_of_budget && lower == h + slack {
             lower = h + slack + 2;
         }
         slack += 2;
     }
-    RaceSolution { moves: lower, upper: None, exact: false, first: None, nodes: solver.nodes }
+    (RaceSolution { moves: lower, upper: None, exact: false, first: None, nodes: solver.nodes }, Vec::new())
 }
 
 /// Whether the armies have passed each other: every White piece stands on
@@ -242,26 +249,141 @@ pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
 /// ([`planned_move`]).
 pub const PLAN_DISTANCE: u32 = 60;
 
+/// Positions the exact solver may visit for a plan before the greedy
+/// planner ([`greedy_plan`]) is asked instead.
+pub const PLAN_BUDGET: u64 = 50_000;
+
+/// Positions the greedy planner may expand.
+pub const GREEDY_BUDGET: u64 = 20_000;
+
+/// How much more than the moves made so far the greedy planner weighs
+/// the distance still to go: a larger weight finds a way sooner and a
+/// longer one.
+const GREEDY_WEIGHT: u32 = 2;
+
+/// A way home for `pieces` around `walls`, not always the shortest: a
+/// best-first search on moves made + [`GREEDY_WEIGHT`] x distance left,
+/// each position expanded once. For the crowded endings the exact solver
+/// cannot finish within its budget (pieces home on each other's targets
+/// at the edge, which must circle round one another). Returns the moves
+/// in order, or `None` when no way is found within `budget` expansions or
+/// every piece is home.
+pub fn greedy_plan(pieces: &[RacePiece], walls: u64, budget: u64) -> Option<Vec<(Square, Square)>> {
+    struct Node {
+        squares: Vec<Square>,
+        moves: u32,
+        /// The node it was reached from and the move (the start: itself).
+        parent: usize,
+        step: (Square, Square),
+    }
+    let h = |squares: &[Square]| -> u32 { squares.iter().zip(pieces).map(|(&s, p)| dist(s, p.target)).sum() };
+    let hash = |squares: &[Square]| -> u64 { squares.iter().zip(pieces).fold(0, |k, (&s, p)| k ^ key(s, p.target)) };
+    let start: Vec<Square> = pieces.iter().map(|p| p.square).collect();
+    let start_h = h(&start);
+    if start_h == 0 {
+        return None;
+    }
+    let mut nodes = vec![Node { squares: start.clone(), moves: 0, parent: 0, step: (0, 0) }];
+    let mut best_moves: HashMap<u64, u32> = HashMap::from([(hash(&start), 0)]);
+    // (priority, distance left, node); lowest first, the nearest goal first
+    // among equals, then the oldest node (deterministic).
+    let mut open = BinaryHeap::from([Reverse((GREEDY_WEIGHT * start_h, start_h, 0usize))]);
+    let mut expanded = 0;
+    while let Some(Reverse((_, left, index))) = open.pop() {
+        if left == 0 {
+            let mut path = Vec::new();
+            let mut at = index;
+            while at != 0 {
+                path.push(nodes[at].step);
+                at = nodes[at].parent;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        if best_moves.get(&hash(&nodes[index].squares)).is_some_and(|&m| m < nodes[index].moves) {
+            continue;
+        }
+        expanded += 1;
+        if expanded > budget {
+            return None;
+        }
+        let (squares, moves) = (nodes[index].squares.clone(), nodes[index].moves);
+        let occupied = squares.iter().fold(walls, |o, &s| o | 1 << s);
+        for i in 0..squares.len() {
+            for to in Squares(neighbours(1 << squares[i]) & BOARD & !occupied) {
+                let mut next = squares.clone();
+                next[i] = to;
+                let k = hash(&next);
+                if best_moves.get(&k).is_some_and(|&m| m <= moves + 1) {
+                    continue;
+                }
+                best_moves.insert(k, moves + 1);
+                let next_h = h(&next);
+                open.push(Reverse((moves + 1 + GREEDY_WEIGHT * next_h, next_h, nodes.len())));
+                nodes.push(Node { squares: next, moves: moves + 1, parent: index, step: (squares[i], to) });
+            }
+        }
+    }
+    None
+}
+
 /// The first step of a plan that brings the side to move's army home
 /// with every other piece standing still: the opponent's pieces, and its
 /// own pieces whose target an opponent's piece holds (they wait for it
 /// to leave), are walls. The plan is the best solution the solver finds
-/// within [`DEFAULT_BUDGET`], exact or not; the search checks it (see
-/// `Searcher::search`). `None` when no call is pending and no plan is
-/// found, or when every piece that can go home is home.
+/// within [`PLAN_BUDGET`], exact or not, else the greedy planner's; the
+/// search checks it (see `Searcher::search`). `None` when a call is
+/// pending, when no plan is found, or when every piece that can go home
+/// is home.
 pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     if pos.pending_call().is_some() {
         return None;
     }
     let me = pos.side_to_move();
+    let mine = pos.pieces(me);
     let opp = pos.pieces(!me);
-    let (waiting, moving): (Vec<RacePiece>, Vec<RacePiece>) =
-        army(pos, me).into_iter().partition(|p| opp & (1 << p.target) != 0);
-    let walls = waiting.iter().fold(opp, |w, p| w | 1 << p.square);
-    let solution = solve_around(&moving, walls, DEFAULT_BUDGET);
-    let (from, to) = solution.first?;
-    let mv = SaltaMove { from, to, call: false };
-    pos.is_legal(mv).then_some(mv)
+    // The plan made for the previous move goes on while the army stands
+    // where the plan has brought it and its next step is free: a plan is
+    // followed, not remade (and perhaps changed) every move.
+    let kept = PLAN.with(|plan| {
+        let plan = plan.borrow();
+        let (army, steps) = plan.as_ref()?;
+        let &(from, to) = steps.first()?;
+        (*army == (me, mine)).then_some(SaltaMove { from, to, call: false }).filter(|&mv| pos.is_legal(mv))
+    });
+    let mv = match kept {
+        Some(mv) => mv,
+        None => {
+            let (waiting, moving): (Vec<RacePiece>, Vec<RacePiece>) =
+                army(pos, me).into_iter().partition(|p| opp & (1 << p.target) != 0);
+            let walls = waiting.iter().fold(opp, |w, p| w | 1 << p.square);
+            let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
+            let path = if solution.first.is_some() { path } else { greedy_plan(&moving, walls, GREEDY_BUDGET)? };
+            let &(from, to) = path.first()?;
+            let mv = SaltaMove { from, to, call: false };
+            if !pos.is_legal(mv) {
+                return None;
+            }
+            PLAN.with(|plan| *plan.borrow_mut() = Some(((me, mine), path)));
+            mv
+        }
+    };
+    // What the army will be once the step is played, and the rest.
+    PLAN.with(|plan| {
+        if let Some((army, steps)) = plan.borrow_mut().as_mut() {
+            *army = (me, mine ^ (1 << mv.from) ^ (1 << mv.to));
+            steps.remove(0);
+        }
+    });
+    Some(mv)
+}
+
+/// A plan being followed: the army (side, squares) its next step is for,
+/// and the steps left.
+type Plan = ((Side, u64), Vec<(Square, Square)>);
+
+thread_local! {
+    static PLAN: RefCell<Option<Plan>> = const { RefCell::new(None) };
 }
 
 /// One side's pieces as a puzzle.
@@ -517,6 +639,41 @@ mod tests {
             &mut |_| {},
         );
         assert_eq!((r.best, r.nodes), (Some(mv), 0));
+    }
+
+    #[test]
+    fn the_greedy_plan_is_a_way_home() {
+        // Crowded corner races: every greedy plan is a sequence of steps
+        // to free neighbouring squares that ends with every piece home, no
+        // shorter than the exact answer.
+        let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 5 && coords(s).1 >= 6).collect();
+        let mut rng = monte_rules::playout::Rng::new(13);
+        let mut longer = 0;
+        for case in 0..40 {
+            let n = 2 + case % 3;
+            let mut squares = corner.clone();
+            let targets: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
+            let mut squares = corner.clone();
+            let starts: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
+            let pieces: Vec<RacePiece> =
+                starts.iter().zip(&targets).map(|(&square, &target)| RacePiece { square, target }).collect();
+            let Some(path) = greedy_plan(&pieces, 0, GREEDY_BUDGET) else {
+                assert_eq!(starts, targets);
+                continue;
+            };
+            let mut at = starts.clone();
+            for &(from, to) in &path {
+                let i = at.iter().position(|&s| s == from).expect("a step starts on a piece");
+                assert!(neighbours(1 << from) & (1 << to) != 0 && !at.contains(&to), "{pieces:?} {path:?}");
+                at[i] = to;
+            }
+            assert_eq!(at, targets, "{pieces:?} {path:?}");
+            let exact = brute_force(&pieces) as usize;
+            assert!(path.len() >= exact);
+            longer += (path.len() > exact) as u32;
+        }
+        // Not the shortest always, but close: most plans are optimal.
+        assert!(longer < 20, "{longer}");
     }
 
     #[test]

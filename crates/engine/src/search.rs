@@ -22,8 +22,8 @@ const MAX_PLY: usize = 128;
 /// still play moves without a purpose, to stir things up.
 const BEHIND: i32 = 400;
 
-/// How much better (in evaluation units) than a planned move the search's
-/// own best move must score to be played instead: a step of the race.
+/// How much better (in evaluation units) than a planned move another move
+/// must score to be played instead: a step of the race.
 const PLAN_MARGIN: i32 = 100;
 
 /// Moves taken one by one, best first, before the rest of a node's moves
@@ -172,8 +172,9 @@ where
     /// Whether the root side skips its pointless moves
     /// ([`EngineGame::is_pointless`]): when it is not behind in the race.
     purposeful: bool,
-    /// The one root move searched, when the search checks a planned move.
-    only: Option<P::Move>,
+    /// The planned move at the root ([`EngineGame::planned_move`]): searched
+    /// first, with [`PLAN_MARGIN`] added to its score.
+    planned: Option<P::Move>,
     /// What a draw costs the root side: the player's contempt, and the
     /// most the search uses when it is not behind in the race (a side
     /// that is not behind plays on rather than repeat a position; the
@@ -253,41 +254,10 @@ impl Searcher {
                 pv: vec![mv],
             };
         }
-        // A plan of the game's own (a Salta race leader's way home): half
-        // the thinking checks the planned move, half looks for a better
-        // one, which must beat it by `PLAN_MARGIN` to be played instead.
-        if !self.options.classic
-            && let Some(planned) = root.planned_move()
-        {
-            let half = limits.halved();
-            let (plan, plan_score) = self.run(root, history, &half, stop, &mut |_| {}, start, Some(planned));
-            if stop.load(Ordering::Relaxed) {
-                return plan;
-            }
-            let (free, free_score) = self.run(root, history, &half, stop, on_info, Instant::now(), None);
-            let nodes = plan.nodes + free.nodes;
-            let chosen = if free_score > plan_score + PLAN_MARGIN { free } else { plan };
-            return SearchResult { nodes, time: start.elapsed(), ..chosen };
-        }
-        self.run(root, history, limits, stop, on_info, start, None).0
-    }
-
-    /// One search of `root` within `limits`, of its move `only` when given
-    /// (the planned move), with the search's internal score.
-    #[allow(clippy::too_many_arguments)]
-    fn run<P: EngineGame>(
-        &self,
-        root: &P,
-        history: &[u64],
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-        start: Instant,
-        only: Option<P::Move>,
-    ) -> (SearchResult<P::Move>, i32)
-    where
-        P::Rules: RepetitionRule,
-    {
+        // A plan of the game's own (a Salta race leader's way home) is
+        // searched first and worth `PLAN_MARGIN` more than its score: the
+        // search plays another move only when it finds it clearly better.
+        let planned = if self.options.classic { None } else { root.planned_move() };
         self.tt.new_search();
         let budget = limits.time_budget();
         let mut shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
@@ -311,30 +281,25 @@ impl Searcher {
                 let shared = &shared;
                 let helpers_stop = &helpers_stop;
                 scope.spawn(move || {
-                    let mut w = Worker::<P>::new(shared, false, root, history, only);
+                    let mut w = Worker::<P>::new(shared, false, root, history, planned);
                     w.iterate(root, max_depth, None, t as u32, helpers_stop, &mut |_| {});
                 });
             }
-            let mut w = Worker::<P>::new(&shared, true, root, history, only);
+            let mut w = Worker::<P>::new(&shared, true, root, history, planned);
             let r = w.iterate(root, max_depth, soft, 0, &helpers_stop, on_info);
             helpers_stop.store(true, Ordering::Relaxed);
             r
         });
         let (best, score, depth, pv) = result;
-        let best = best.or(only).or_else(|| {
-            let mut legal = MoveList::new();
-            root.generate(&mut legal);
-            legal.first().copied()
-        });
-        let result = SearchResult {
+        let best = best.or(planned).or_else(|| legal.first().copied());
+        SearchResult {
             best,
             score: Score::from_internal(score),
             depth,
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: start.elapsed(),
             pv,
-        };
-        (result, score)
+        }
     }
 
     /// The state a search's threads share, with this searcher's table,
@@ -417,7 +382,7 @@ impl<'a, P: EngineGame> Worker<'a, P>
 where
     P::Rules: RepetitionRule,
 {
-    fn new(shared: &'a Shared<'a>, main: bool, root: &P, history: &[u64], only: Option<P::Move>) -> Self {
+    fn new(shared: &'a Shared<'a>, main: bool, root: &P, history: &[u64], planned: Option<P::Move>) -> Self {
         let mut path = history.to_vec();
         path.push(root.hash());
         let me = root.side_to_move();
@@ -441,7 +406,7 @@ where
             draw_winner: root.rules().draw_winner(),
             root_side: root.side_to_move(),
             purposeful,
-            only,
+            planned,
             contempt: if purposeful && shared.contempt > 0 { MAX_CONTEMPT } else { shared.contempt },
             killers: [[0; 2]; MAX_PLY],
             history: Box::new([[0; 4096]; 2]),
@@ -720,6 +685,11 @@ where
         }
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
+        if ply == 0
+            && let Some(planned) = self.planned
+        {
+            tt_move = P::encode(planned);
+        }
         // The hash move is searched first, before the others are scored:
         // when it cuts off (most of the time it is there), the ordering work
         // is saved.
@@ -752,9 +722,6 @@ where
             if self.purposeful && side == self.root_side && pos.is_pointless(mv) {
                 continue;
             }
-            if ply == 0 && self.only.is_some_and(|only| only != mv) {
-                continue;
-            }
             let i = searched;
             searched += 1;
             let mut child = pos.clone();
@@ -764,7 +731,10 @@ where
             self.path.push(child.hash());
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
-                -self.alphabeta(&child, new_depth, -beta, -alpha, ply + 1)
+                // The planned move comes first at the root (it is the hash
+                // move there): its margin shifts its window.
+                let bonus = if ply == 0 && self.planned == Some(mv) { PLAN_MARGIN } else { 0 };
+                bonus - self.alphabeta(&child, new_depth, bonus - beta, bonus - alpha, ply + 1)
             } else {
                 // Late quiet moves are searched less deeply first.
                 let reduction = if depth >= 3 && i >= 3 && !tactical && extension == 0 {
