@@ -2,7 +2,7 @@
 //! left out): moves, exactness, the first move, positions visited, time;
 //! then the greedy planner's way home (moves, first move, time).
 //!
-//! cargo run --release -p monte-engine --example race_solve -- "<position>" [BUDGET]
+//! cargo run --release -p monte-engine --example race_solve -- "<position>" [BUDGET [GREEDY_BUDGET]]
 
 use monte_engine::race::{DEFAULT_BUDGET, GREEDY_BUDGET, army, greedy_plan, solve};
 use monte_rules::salta::geometry::square_name;
@@ -12,10 +12,11 @@ use monte_rules::{Position, Side};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(fen) = args.get(1) else {
-        eprintln!("usage: race_solve \"<position>\" [BUDGET]");
+        eprintln!("usage: race_solve \"<position>\" [BUDGET [GREEDY_BUDGET]]");
         std::process::exit(2);
     };
     let budget = args.get(2).and_then(|b| b.parse().ok()).unwrap_or(DEFAULT_BUDGET);
+    let greedy_budget = args.get(3).and_then(|b| b.parse().ok()).unwrap_or(GREEDY_BUDGET);
     let pos = match SaltaPosition::from_fen(SaltaRules::seed(), fen) {
         Ok(p) => p,
         Err(e) => {
@@ -37,7 +38,7 @@ fn main() {
             t.elapsed()
         );
         let t = std::time::Instant::now();
-        match greedy_plan(&army(&pos, side), 0, GREEDY_BUDGET) {
+        match greedy_plan(&army(&pos, side), 0, greedy_budget) {
             Some(path) => {
                 let (a, b) = path[0];
                 let moves = path.len();
@@ -48,7 +49,7 @@ fn main() {
                     t.elapsed()
                 )
             }
-            None => println!("{side}: greedy plan none within {GREEDY_BUDGET} expansions ({:?})", t.elapsed()),
+            None => println!("{side}: greedy plan none within {greedy_budget} expansions ({:?})", t.elapsed()),
         }
     }
 }

@@ -52,6 +52,28 @@ pub struct RaceSolution {
 /// Positions the solver may visit before it settles for a bound.
 pub const DEFAULT_BUDGET: u64 = 200_000;
 
+/// A map keyed by the solver's position keys, which are already well
+/// mixed: hashed as they are.
+type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The hasher of [`KeyMap`]: the key itself.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 fn mix(x: u64) -> u64 {
     // splitmix64's finaliser: a well spread key per (square, target).
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -75,7 +97,7 @@ struct Solver {
     occupied: u64,
     hash: u64,
     /// Per position: the largest slack it failed with in this iteration.
-    failed: HashMap<u64, u32>,
+    failed: KeyMap<u32>,
     nodes: u64,
     budget: u64,
     out_of_budget: bool,
@@ -171,7 +193,7 @@ fn solve_path(pieces: &[RacePiece], walls: u64, budget: u64) -> (RaceSolution, V
         occupied: ordered.iter().fold(walls, |o, p| o | 1 << p.square),
         hash: ordered.iter().fold(0, |k, p| k ^ key(p.square, p.target)),
         pieces: ordered,
-        failed: HashMap::new(),
+        failed: KeyMap::default(),
         nodes: 0,
         budget: 0,
         out_of_budget: false,
@@ -250,16 +272,23 @@ pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
 pub const PLAN_DISTANCE: u32 = 60;
 
 /// Positions the exact solver may visit for a plan before the greedy
-/// planner ([`greedy_plan`]) is asked instead.
+/// planner ([`greedy_plan`]) is asked instead (within [`GREEDY_DISTANCE`]).
 pub const PLAN_BUDGET: u64 = 50_000;
 
-/// Positions the greedy planner may expand.
-pub const GREEDY_BUDGET: u64 = 20_000;
+/// Positions the greedy planner may expand (about 20 ms where it needs
+/// them all).
+pub const GREEDY_BUDGET: u64 = 10_000;
+
+/// The most moves (the exact solver's lower bound) for which the greedy
+/// planner is asked: the endings it is for. Further out the search plays
+/// well enough without a plan, and the planner would spend most of a
+/// short move's time.
+pub const GREEDY_DISTANCE: u32 = 30;
 
 /// How much more than the moves made so far the greedy planner weighs
 /// the distance still to go: a larger weight finds a way sooner and a
 /// longer one.
-const GREEDY_WEIGHT: u32 = 2;
+const GREEDY_WEIGHT: u32 = 3;
 
 /// A way home for `pieces` around `walls`, not always the shortest: a
 /// best-first search on moves made + [`GREEDY_WEIGHT`] x distance left,
@@ -269,58 +298,69 @@ const GREEDY_WEIGHT: u32 = 2;
 /// in order, or `None` when no way is found within `budget` expansions or
 /// every piece is home.
 pub fn greedy_plan(pieces: &[RacePiece], walls: u64, budget: u64) -> Option<Vec<(Square, Square)>> {
+    /// An army of at most 15 pieces, by square, in the order of `pieces`.
+    type Army = [Square; 15];
     struct Node {
-        squares: Vec<Square>,
+        squares: Army,
         moves: u32,
         /// The node it was reached from and the move (the start: itself).
-        parent: usize,
+        parent: u32,
         step: (Square, Square),
     }
-    let h = |squares: &[Square]| -> u32 { squares.iter().zip(pieces).map(|(&s, p)| dist(s, p.target)).sum() };
-    let hash = |squares: &[Square]| -> u64 { squares.iter().zip(pieces).fold(0, |k, (&s, p)| k ^ key(s, p.target)) };
-    let start: Vec<Square> = pieces.iter().map(|p| p.square).collect();
-    let start_h = h(&start);
+    if pieces.len() > 15 {
+        return None;
+    }
+    let mut start: Army = [0; 15];
+    for (slot, p) in start.iter_mut().zip(pieces) {
+        *slot = p.square;
+    }
+    let start_h: u32 = pieces.iter().map(|p| dist(p.square, p.target)).sum();
     if start_h == 0 {
         return None;
     }
-    let mut nodes = vec![Node { squares: start.clone(), moves: 0, parent: 0, step: (0, 0) }];
-    let mut best_moves: HashMap<u64, u32> = HashMap::from([(hash(&start), 0)]);
-    // (priority, distance left, node); lowest first, the nearest goal first
-    // among equals, then the oldest node (deterministic).
-    let mut open = BinaryHeap::from([Reverse((GREEDY_WEIGHT * start_h, start_h, 0usize))]);
+    let start_key = pieces.iter().fold(0, |k, p| k ^ key(p.square, p.target));
+    let mut nodes = vec![Node { squares: start, moves: 0, parent: 0, step: (0, 0) }];
+    let mut best_moves: KeyMap<u32> = KeyMap::default();
+    best_moves.insert(start_key, 0);
+    // (priority, distance left, node, key); lowest first, the nearest goal
+    // first among equals, then the oldest node (deterministic).
+    let mut open = BinaryHeap::from([Reverse((GREEDY_WEIGHT * start_h, start_h, 0u32, start_key))]);
     let mut expanded = 0;
-    while let Some(Reverse((_, left, index))) = open.pop() {
+    while let Some(Reverse((_, left, index, node_key))) = open.pop() {
+        let index = index as usize;
         if left == 0 {
             let mut path = Vec::new();
             let mut at = index;
             while at != 0 {
                 path.push(nodes[at].step);
-                at = nodes[at].parent;
+                at = nodes[at].parent as usize;
             }
             path.reverse();
             return Some(path);
         }
-        if best_moves.get(&hash(&nodes[index].squares)).is_some_and(|&m| m < nodes[index].moves) {
+        let (squares, moves) = (nodes[index].squares, nodes[index].moves);
+        if best_moves.get(&node_key).is_some_and(|&m| m < moves) {
             continue;
         }
         expanded += 1;
         if expanded > budget {
             return None;
         }
-        let (squares, moves) = (nodes[index].squares.clone(), nodes[index].moves);
-        let occupied = squares.iter().fold(walls, |o, &s| o | 1 << s);
-        for i in 0..squares.len() {
-            for to in Squares(neighbours(1 << squares[i]) & BOARD & !occupied) {
-                let mut next = squares.clone();
-                next[i] = to;
-                let k = hash(&next);
+        let occupied = squares[..pieces.len()].iter().fold(walls, |o, &s| o | 1 << s);
+        for (i, p) in pieces.iter().enumerate() {
+            let from = squares[i];
+            let d = dist(from, p.target);
+            for to in Squares(neighbours(1 << from) & BOARD & !occupied) {
+                let k = node_key ^ key(from, p.target) ^ key(to, p.target);
                 if best_moves.get(&k).is_some_and(|&m| m <= moves + 1) {
                     continue;
                 }
                 best_moves.insert(k, moves + 1);
-                let next_h = h(&next);
-                open.push(Reverse((moves + 1 + GREEDY_WEIGHT * next_h, next_h, nodes.len())));
-                nodes.push(Node { squares: next, moves: moves + 1, parent: index, step: (squares[i], to) });
+                let next_h = left + dist(to, p.target) - d;
+                let mut next = squares;
+                next[i] = to;
+                open.push(Reverse((moves + 1 + GREEDY_WEIGHT * next_h, next_h, nodes.len() as u32, k)));
+                nodes.push(Node { squares: next, moves: moves + 1, parent: index as u32, step: (from, to) });
             }
         }
     }
@@ -340,50 +380,72 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
         return None;
     }
     let me = pos.side_to_move();
-    let mine = pos.pieces(me);
     let opp = pos.pieces(!me);
-    // The plan made for the previous move goes on while the army stands
-    // where the plan has brought it and its next step is free: a plan is
-    // followed, not remade (and perhaps changed) every move.
-    let kept = PLAN.with(|plan| {
-        let plan = plan.borrow();
-        let (army, steps) = plan.as_ref()?;
-        let &(from, to) = steps.first()?;
-        (*army == (me, mine)).then_some(SaltaMove { from, to, call: false }).filter(|&mv| pos.is_legal(mv))
-    });
-    let mv = match kept {
-        Some(mv) => mv,
-        None => {
-            let (waiting, moving): (Vec<RacePiece>, Vec<RacePiece>) =
-                army(pos, me).into_iter().partition(|p| opp & (1 << p.target) != 0);
-            let walls = waiting.iter().fold(opp, |w, p| w | 1 << p.square);
-            let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
-            let path = if solution.first.is_some() { path } else { greedy_plan(&moving, walls, GREEDY_BUDGET)? };
-            let &(from, to) = path.first()?;
-            let mv = SaltaMove { from, to, call: false };
-            if !pos.is_legal(mv) {
-                return None;
-            }
-            PLAN.with(|plan| *plan.borrow_mut() = Some(((me, mine), path)));
-            mv
-        }
+    let pieces = army(pos, me);
+    let army_key = pieces.iter().fold(side_key(me), |k, p| k ^ key(p.square, p.target));
+    // The plan made earlier goes on while the army stands where the plan
+    // has brought it and its next step is free: a plan is followed, not
+    // remade (and perhaps changed) every move, nor for every search of
+    // the same army.
+    let step = |(from, to): (Square, Square)| Some(SaltaMove { from, to, call: false }).filter(|&mv| pos.is_legal(mv));
+    if let Some(mv) = PLAN.with(|plan| plan.borrow().get(&army_key).copied()).and_then(step) {
+        return Some(mv);
+    }
+    let (waiting, moving): (Vec<RacePiece>, Vec<RacePiece>) = pieces.iter().partition(|p| opp & (1 << p.target) != 0);
+    let walls = waiting.iter().fold(opp, |w, p| w | 1 << p.square);
+    // An army that found no way round these walls is not asked again.
+    let attempt = army_key ^ mix(walls);
+    if NO_PLAN.with(|failed| failed.borrow().contains(&attempt)) {
+        return None;
+    }
+    let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
+    let path = if solution.first.is_some() {
+        Some(path)
+    } else if solution.moves <= GREEDY_DISTANCE {
+        greedy_plan(&moving, walls, GREEDY_BUDGET)
+    } else {
+        None
     };
-    // What the army will be once the step is played, and the rest.
+    let Some(mv) = path.as_ref().and_then(|path| path.first()).and_then(|&first| step(first)) else {
+        NO_PLAN.with(|failed| {
+            let mut failed = failed.borrow_mut();
+            if failed.len() >= CACHE_LIMIT {
+                failed.clear();
+            }
+            failed.insert(attempt);
+        });
+        return None;
+    };
+    let path = path.unwrap_or_default();
+    // Remember the step to take from each army the plan passes through.
     PLAN.with(|plan| {
-        if let Some((army, steps)) = plan.borrow_mut().as_mut() {
-            *army = (me, mine ^ (1 << mv.from) ^ (1 << mv.to));
-            steps.remove(0);
+        let mut plan = plan.borrow_mut();
+        plan.clear();
+        let mut squares: Vec<RacePiece> = pieces.clone();
+        let mut k = army_key;
+        for &(from, to) in &path {
+            plan.insert(k, (from, to));
+            if let Some(p) = squares.iter_mut().find(|p| p.square == from) {
+                k ^= key(from, p.target) ^ key(to, p.target);
+                p.square = to;
+            }
         }
     });
     Some(mv)
 }
 
-/// A plan being followed: the army (side, squares) its next step is for,
-/// and the steps left.
-type Plan = ((Side, u64), Vec<(Square, Square)>);
+/// A key per side, so that the two armies' plans never share a key.
+fn side_key(side: Side) -> u64 {
+    mix(0x5A17A + side as u64)
+}
 
 thread_local! {
-    static PLAN: RefCell<Option<Plan>> = const { RefCell::new(None) };
+    /// The plan being followed: the step to take from each army (by its
+    /// key) the plan passes through.
+    static PLAN: RefCell<KeyMap<(Square, Square)>> = RefCell::new(KeyMap::default());
+    /// Armies and walls (by key) for which no plan was found.
+    static NO_PLAN: RefCell<std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>> =
+        RefCell::new(Default::default());
 }
 
 /// One side's pieces as a puzzle.
@@ -695,6 +757,8 @@ mod tests {
         .unwrap();
         let planned = crate::EngineGame::planned_move(&pos).unwrap();
         assert!(pos.is_legal(planned) && !planned.call);
+        // The plan is kept: asked again for the same army, the same step.
+        assert_eq!(crate::EngineGame::planned_move(&pos), Some(planned));
         let searcher = crate::Searcher::new(crate::SearchOptions::default());
         let stop = std::sync::atomic::AtomicBool::new(false);
         let r = searcher.search(&pos, &[], &crate::Limits::nodes(20_000), &stop, &mut |_| {});
