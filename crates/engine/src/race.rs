@@ -458,7 +458,7 @@ pub fn army(pos: &SaltaPosition, side: Side) -> Vec<RacePiece> {
 thread_local! {
     /// Solved armies, by the army's key: a search meets the same army
     /// again and again (the other side's moves do not change it).
-    static CACHE: RefCell<HashMap<u64, (u32, bool)>> = RefCell::new(HashMap::new());
+    static CACHE: RefCell<KeyMap<(u32, bool)>> = RefCell::new(KeyMap::default());
 }
 
 /// Entries kept before the cache starts again (a few MB a thread).
@@ -590,22 +590,25 @@ mod tests {
         assert!(s.moves > 2, "{s:?}");
     }
 
+    /// An army of `n` pieces placed at random in the corner of files f-j
+    /// and ranks 7-10, crowded round targets placed at random there.
+    fn corner_race(rng: &mut monte_rules::playout::Rng, n: usize) -> Vec<RacePiece> {
+        let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 5 && coords(s).1 >= 6).collect();
+        let mut squares = corner.clone();
+        let targets: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
+        let mut squares = corner;
+        let starts: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
+        starts.iter().zip(&targets).map(|(&square, &target)| RacePiece { square, target }).collect()
+    }
+
     #[test]
     fn solver_agrees_with_brute_force_on_small_crowded_races() {
         // Random armies of 2 to 4 pieces crowded round their targets in one
         // corner, where they get in each other's way.
-        let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 5 && coords(s).1 >= 6).collect();
         let mut rng = monte_rules::playout::Rng::new(11);
         let mut extra = 0;
         for case in 0..300 {
-            let n = 2 + case % 3;
-            let mut squares = corner.clone();
-            let mut pick = |v: &mut Vec<Square>| v.swap_remove((rng.next_u64() % v.len() as u64) as usize);
-            let targets: Vec<Square> = (0..n).map(|_| pick(&mut squares)).collect();
-            let mut squares = corner.clone();
-            let starts: Vec<Square> = (0..n).map(|_| pick(&mut squares)).collect();
-            let pieces: Vec<RacePiece> =
-                starts.iter().zip(&targets).map(|(&square, &target)| RacePiece { square, target }).collect();
+            let pieces = corner_race(&mut rng, 2 + case % 3);
             let s = solve(&pieces, DEFAULT_BUDGET);
             let exact = brute_force(&pieces);
             let names: Vec<String> =
@@ -708,17 +711,12 @@ mod tests {
         // Crowded corner races: every greedy plan is a sequence of steps
         // to free neighbouring squares that ends with every piece home, no
         // shorter than the exact answer.
-        let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 5 && coords(s).1 >= 6).collect();
         let mut rng = monte_rules::playout::Rng::new(13);
         let mut longer = 0;
         for case in 0..40 {
-            let n = 2 + case % 3;
-            let mut squares = corner.clone();
-            let targets: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
-            let mut squares = corner.clone();
-            let starts: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
-            let pieces: Vec<RacePiece> =
-                starts.iter().zip(&targets).map(|(&square, &target)| RacePiece { square, target }).collect();
+            let pieces = corner_race(&mut rng, 2 + case % 3);
+            let starts: Vec<Square> = pieces.iter().map(|p| p.square).collect();
+            let targets: Vec<Square> = pieces.iter().map(|p| p.target).collect();
             let Some(path) = greedy_plan(&pieces, 0, GREEDY_BUDGET) else {
                 assert_eq!(starts, targets);
                 continue;
