@@ -38,7 +38,7 @@ fn main() {
             t.elapsed()
         );
         let t = std::time::Instant::now();
-        match greedy_plan(&army(&pos, side), 0, greedy_budget) {
+        match greedy_plan(&army(&pos, side), 0, 0, greedy_budget) {
             Some(path) => {
                 let (a, b) = path[0];
                 let moves = path.len();
@@ -51,5 +51,14 @@ fn main() {
             }
             None => println!("{side}: greedy plan none within {greedy_budget} expansions ({:?})", t.elapsed()),
         }
+    }
+    // The plan the engine follows when the side to move leads the race:
+    // the opponent's pieces stand as walls.
+    let t = std::time::Instant::now();
+    match monte_engine::race::planned_move(&pos) {
+        Some(mv) => {
+            println!("{}: plan among the walls, first {} in {:?}", pos.side_to_move(), pos.format_move(mv), t.elapsed())
+        }
+        None => println!("{}: no plan among the walls ({:?})", pos.side_to_move(), t.elapsed()),
     }
 }

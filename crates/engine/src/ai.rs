@@ -75,6 +75,14 @@ where
     // pick among them at random, better moves more often.
     let mut moves = MoveList::new();
     pos.generate(&mut moves);
+    // Its calls have a purpose, as in the full search: a weakened player
+    // that called on every other move (level 2 did, 200-330 times a
+    // game) kept the melee going and never got home. (Every call has a
+    // twin without the call, so moves remain.)
+    let purposeful = !searcher.options().classic && crate::search::purposeful(pos, pos.side_to_move());
+    if purposeful {
+        moves.retain(|mv| !pos.is_pointless(*mv));
+    }
     let depth = level.depth.unwrap_or(2).saturating_sub(1);
     // Every root move is scored at the same depth, deepening pass by pass
     // up to the level's depth while the level's time (or the clock's
@@ -87,6 +95,10 @@ where
     let mut child_history = history.clone();
     child_history.push(pos.hash());
     let me = pos.side_to_move();
+    // A draw (a repetition the move itself makes) costs what it costs the
+    // full search: the contempt, the most when not behind.
+    let contempt = searcher.options().contempt.clamp(-crate::MAX_CONTEMPT, crate::MAX_CONTEMPT);
+    let draw_cost = if contempt > 0 && purposeful { crate::MAX_CONTEMPT } else { contempt };
     let children: Vec<(P::Move, P)> = moves
         .iter()
         .map(|&mv| {
@@ -102,7 +114,7 @@ where
         monte_rules::Status::Over(o) => match o.winner {
             Some(w) if w == me => crate::score::WIN - 1,
             Some(_) => -crate::score::WIN + 1,
-            None => 0,
+            None => -draw_cost,
         },
         monte_rules::Status::Ongoing => match searched {
             None => -child.evaluate(),
@@ -124,7 +136,7 @@ where
                     break;
                 }
                 let child_limits = Limits { depth: Some(child_depth), movetime: Some(left), ..Limits::default() };
-                let r = searcher.search(child, &child_history, &child_limits, stop, &mut |_| {});
+                let r = searcher.search_for(me, child, &child_history, &child_limits, stop, &mut |_| {});
                 nodes += r.nodes;
                 // Cut short by the time (a forced result ends a search
                 // before its depth, and is final).
@@ -142,9 +154,16 @@ where
         reached = child_depth;
     }
     let depth = reached;
-    let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
+    // A race leader's plan (a Salta army far ahead, on its way home) is
+    // worth its margin here as in the full search: a weakened player still
+    // makes its mistakes in the fight, but brings its pieces home once
+    // it is clear of it, instead of wandering as much as it advances.
+    // (The score reported is the move's own.)
+    let planned = pos.planned_move();
+    let weighed = |&(mv, s): &(P::Move, i32)| s + if planned == Some(mv) { crate::search::PLAN_MARGIN } else { 0 };
+    let best = scored.iter().map(weighed).max().unwrap_or(0);
     let t = level.noise.max(1) as f64;
-    let weights: Vec<f64> = scored.iter().map(|&(_, s)| (((s - best) as f64) / t).max(-50.0).exp()).collect();
+    let weights: Vec<f64> = scored.iter().map(|m| (((weighed(m) - best) as f64) / t).max(-50.0).exp()).collect();
     let total: f64 = weights.iter().sum();
     let mut pick = noise.next_f64() * total;
     let mut chosen = scored[0];
@@ -179,4 +198,43 @@ pub fn choose(
         }
     };
     Ok(AiMove { notation, score, depth, nodes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monte_rules::salta::{SaltaPosition, SaltaRules};
+
+    #[test]
+    fn a_weakened_level_calls_with_a_purpose() {
+        // Along a random game, wherever level 1 is not behind and has calls
+        // that drive nobody off its targets, it never chooses one of them,
+        // whatever its noise draws.
+        let searcher = Searcher::new(SearchOptions { hash_mb: 1, ..Default::default() });
+        let level = crate::level(1).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut rng = monte_rules::playout::Rng::new(5);
+        let mut game = Game::new(SaltaPosition::start(SaltaRules::seed()));
+        let mut tried = 0;
+        for _ in 0..60 {
+            let pos = game.position().clone();
+            let mut moves = MoveList::new();
+            pos.generate(&mut moves);
+            let me = pos.side_to_move();
+            let behind = pos.distance(me) > pos.distance(!me) + 4;
+            if !behind && moves.iter().any(|&mv| pos.is_pointless(mv)) {
+                for seed in 0..16 {
+                    let mut noise = Noise::new(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seed + 1));
+                    let (mv, ..) = choose_in(&searcher, &game, &level, None, &mut noise, &stop, &mut |_| {}).unwrap();
+                    assert!(!pos.is_pointless(mv), "{} at {}", pos.format_move(mv), pos.fen());
+                }
+                tried += 1;
+            }
+            game.play(moves[rng.below(moves.len())]).unwrap();
+            if game.status().is_over() {
+                break;
+            }
+        }
+        assert!(tried > 5, "{tried}");
+    }
 }

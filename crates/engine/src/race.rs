@@ -290,14 +290,34 @@ pub const GREEDY_DISTANCE: u32 = 30;
 /// longer one.
 const GREEDY_WEIGHT: u32 = 3;
 
+/// The squares a piece on `from` reaches by a chain of one or more jumps
+/// over `jumpable` pieces onto empty squares (not `occupied`; the start
+/// square is never landed on).
+fn jump_landings(from: Square, jumpable: u64, occupied: u64) -> u64 {
+    use monte_rules::salta::geometry::{Dir, shift};
+    let free = BOARD & !occupied & !(1 << from);
+    let (mut landed, mut frontier) = (0u64, 1u64 << from);
+    while frontier != 0 {
+        let mut next = 0;
+        for d in Dir::ALL {
+            next |= shift(shift(frontier, d) & jumpable, d) & free;
+        }
+        frontier = next & !landed;
+        landed |= next;
+    }
+    landed
+}
+
 /// A way home for `pieces` around `walls`, not always the shortest: a
 /// best-first search on moves made + [`GREEDY_WEIGHT`] x distance left,
 /// each position expanded once. For the crowded endings the exact solver
 /// cannot finish within its budget (pieces home on each other's targets
 /// at the edge, which must circle round one another). Returns the moves
 /// in order, or `None` when no way is found within `budget` expansions or
-/// every piece is home.
-pub fn greedy_plan(pieces: &[RacePiece], walls: u64, budget: u64) -> Option<Vec<(Square, Square)>> {
+/// every piece is home. Walls in `jumpable` (the opponent's pieces,
+/// taken to stand still) may be jumped over, in chains, as in the game:
+/// a piece shut in by enemy pieces is often let out by a jump.
+pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64) -> Option<Vec<(Square, Square)>> {
     /// An army of at most 15 pieces, by square, in the order of `pieces`.
     type Army = [Square; 15];
     struct Node {
@@ -350,7 +370,8 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, budget: u64) -> Option<Vec<
         for (i, p) in pieces.iter().enumerate() {
             let from = squares[i];
             let d = dist(from, p.target);
-            for to in Squares(neighbours(1 << from) & BOARD & !occupied) {
+            let reach = neighbours(1 << from) & BOARD & !occupied | jump_landings(from, jumpable & walls, occupied);
+            for to in Squares(reach) {
                 let k = node_key ^ key(from, p.target) ^ key(to, p.target);
                 if best_moves.get(&k).is_some_and(|&m| m <= moves + 1) {
                     continue;
@@ -370,9 +391,10 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, budget: u64) -> Option<Vec<
 /// The first step of a plan that brings the side to move's army home
 /// with every other piece standing still: the opponent's pieces, and its
 /// own pieces whose target an opponent's piece holds (they wait for it
-/// to leave), are walls. The plan is the best solution the solver finds
-/// within [`PLAN_BUDGET`], exact or not, else the greedy planner's; the
-/// search checks it (see `Searcher::search`). `None` when a call is
+/// to leave), are walls; the greedy planner jumps the opponent's. The
+/// plan is the best solution the solver finds within [`PLAN_BUDGET`],
+/// exact or not, else the greedy planner's; the search checks it (see
+/// `Searcher::search`). `None` when a call is
 /// pending, when no plan is found, or when every piece that can go home
 /// is home.
 pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
@@ -402,7 +424,7 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     let path = if solution.first.is_some() {
         Some(path)
     } else if solution.moves <= GREEDY_DISTANCE {
-        greedy_plan(&moving, walls, GREEDY_BUDGET)
+        greedy_plan(&moving, walls, opp, GREEDY_BUDGET)
     } else {
         None
     };
@@ -717,7 +739,7 @@ mod tests {
             let pieces = corner_race(&mut rng, 2 + case % 3);
             let starts: Vec<Square> = pieces.iter().map(|p| p.square).collect();
             let targets: Vec<Square> = pieces.iter().map(|p| p.target).collect();
-            let Some(path) = greedy_plan(&pieces, 0, GREEDY_BUDGET) else {
+            let Some(path) = greedy_plan(&pieces, 0, 0, GREEDY_BUDGET) else {
                 assert_eq!(starts, targets);
                 continue;
             };
@@ -734,6 +756,23 @@ mod tests {
         }
         // Not the shortest always, but close: most plans are optimal.
         assert!(longer < 20, "{longer}");
+    }
+
+    #[test]
+    fn enemy_walls_are_jumped_over() {
+        // A chain of jumps over two enemy pieces lands on both squares
+        // beyond them, never on the start.
+        let (a1, b2, d4) = (sq("a1"), sq("b2"), sq("d4"));
+        let enemies = 1 << b2 | 1 << d4;
+        assert_eq!(jump_landings(a1, enemies, enemies | 1 << a1), 1 << sq("c3") | 1 << sq("e5"));
+        // A piece on the edge shut in by two enemy pieces goes home by a
+        // jump over one of them; taken as walls that nobody jumps, they
+        // leave it no way.
+        let piece = [RacePiece { square: sq("a5"), target: sq("a9") }];
+        let walls = 1 << sq("b6") | 1 << sq("b4");
+        assert_eq!(greedy_plan(&piece, walls, 0, GREEDY_BUDGET), None);
+        let path = greedy_plan(&piece, walls, walls, GREEDY_BUDGET).unwrap();
+        assert_eq!(path, vec![(sq("a5"), sq("c7")), (sq("c7"), sq("b8")), (sq("b8"), sq("a9"))]);
     }
 
     #[test]

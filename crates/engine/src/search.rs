@@ -22,9 +22,23 @@ const MAX_PLY: usize = 128;
 /// still play moves without a purpose, to stir things up.
 const BEHIND: i32 = 400;
 
+/// Whether `player` plays only moves with a purpose (skips its pointless
+/// calls, [`EngineGame::is_pointless`], and scores a draw at the highest
+/// contempt): when it is not more than [`BEHIND`] behind.
+pub(crate) fn purposeful<P: EngineGame>(root: &P, player: Side) -> bool
+where
+    P::Rules: RepetitionRule,
+{
+    root.goal_distance(player).zip(root.goal_distance(!player)).is_some_and(|(mine, theirs)| mine <= theirs + BEHIND)
+}
+
 /// How much better (in evaluation units) than a planned move another move
-/// must score to be played instead: a step of the race.
-const PLAN_MARGIN: i32 = 100;
+/// must score to be played instead: ten steps of the race. The plan sees
+/// the whole way home, the search a few moves of it, and a way through a
+/// crowded ending often costs a few steps first (a piece stepping aside to
+/// let another by) that the evaluation counts against it; with one step
+/// of margin level 8 wandered in such endings for hundreds of plies.
+pub(crate) const PLAN_MARGIN: i32 = 1000;
 
 /// Moves taken one by one, best first, before the rest of a node's moves
 /// are sorted (see `alphabeta`).
@@ -135,6 +149,8 @@ struct Shared<'a> {
     node_limit: Option<u64>,
     null_move: bool,
     contempt: i32,
+    /// Whose search it is ([`Searcher::search_for`]).
+    player: Side,
     /// Ask the game for exact values ([`EngineGame::solved_value`]).
     solved: bool,
     /// The race leader whose features alone are scored
@@ -227,6 +243,27 @@ impl Searcher {
     where
         P::Rules: RepetitionRule,
     {
+        self.search_for(root.side_to_move(), root, history, limits, stop, on_info)
+    }
+
+    /// [`Searcher::search`] on behalf of `player`, whose contempt and
+    /// purpose count (a draw costs `player`; `player`'s pointless calls
+    /// are skipped), also when the opponent is to move at `root`: a
+    /// weakened level scores each of its moves by searching the position
+    /// after it, and must not take the opponent's dislike of a draw for
+    /// its own.
+    pub fn search_for<P: EngineGame>(
+        &self,
+        player: Side,
+        root: &P,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult<P::Move>
+    where
+        P::Rules: RepetitionRule,
+    {
         let start = Instant::now();
         let mut legal = MoveList::new();
         root.generate(&mut legal);
@@ -261,6 +298,7 @@ impl Searcher {
         self.tt.new_search();
         let budget = limits.time_budget();
         let mut shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
+        shared.player = player;
         if shared.solved
             && let Some(leader) = root.race_leader()
         {
@@ -324,6 +362,7 @@ impl Searcher {
             node_limit,
             null_move: self.options.null_move,
             contempt: self.options.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT),
+            player: Side::White,
             solved: !self.options.classic,
             alone: None,
         }
@@ -342,7 +381,8 @@ impl Searcher {
         // A leaf is scored for what it is worth, from whichever side is to
         // move in each position: no contempt (one worker serves them all,
         // and contempt would be the first position's side's).
-        let shared = Shared { contempt: 0, ..self.shared::<P>(&stop, Instant::now(), None, None) };
+        let shared =
+            Shared { contempt: 0, player: first.side_to_move(), ..self.shared::<P>(&stop, Instant::now(), None, None) };
         let mut worker = Worker::<P>::new(&shared, false, first, &[], None);
         positions
             .iter()
@@ -385,12 +425,7 @@ where
     fn new(shared: &'a Shared<'a>, main: bool, root: &P, history: &[u64], planned: Option<P::Move>) -> Self {
         let mut path = history.to_vec();
         path.push(root.hash());
-        let me = root.side_to_move();
-        let purposeful = shared.solved
-            && root
-                .goal_distance(me)
-                .zip(root.goal_distance(!me))
-                .is_some_and(|(mine, theirs)| mine <= theirs + BEHIND);
+        let purposeful = shared.solved && purposeful(root, shared.player);
         Worker {
             shared,
             main,
@@ -404,7 +439,7 @@ where
             after_null: false,
             repetition: root.rules().repetition_draw(),
             draw_winner: root.rules().draw_winner(),
-            root_side: root.side_to_move(),
+            root_side: shared.player,
             purposeful,
             planned,
             contempt: if purposeful && shared.contempt > 0 { MAX_CONTEMPT } else { shared.contempt },
