@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use monte_store::ListFilter;
+use monte_store::{ListFilter, StoreHealth};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -103,17 +103,30 @@ fn game_json(view: &GameView, you: Option<&str>) -> Value {
     json!({ "game": view, "you": you })
 }
 
-async fn health(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
-    app.games.store.ping().await?;
-    Ok(Json(json!({
+/// 200 when the database answers and takes writes; 503 when it does not
+/// answer, or a write failed lately (`"status": "degraded"`, docs/api.md).
+async fn health(State(app): State<Arc<App>>) -> ApiResult<Response> {
+    let store = &app.games.store;
+    store.ping().await?;
+    let mut body = json!({
         "status": "ok",
-        "database": app.games.store.kind().name(),
-        "instance": app.games.store.instance(),
+        "database": store.kind().name(),
+        "instance": store.instance(),
         "games_in_memory": app.games.cached(),
         "watchers": app.games.hub.watchers(),
         "ai_searches": app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
         "ai_moves": app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
-    })))
+    });
+    match store.health() {
+        StoreHealth::Ok => Ok(Json(body).into_response()),
+        StoreHealth::Degraded { error, for_ms, lasting } => {
+            body["status"] = json!("degraded");
+            body["store_error"] = json!(error);
+            body["store_error_ms_ago"] = json!(for_ms);
+            body["writes_refused"] = json!(lasting);
+            Ok((StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response())
+        }
+    }
 }
 
 async fn openapi() -> Response {
