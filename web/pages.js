@@ -291,8 +291,9 @@ function gameList(games, kind, previews = {}) {
     { class: 'game-list' },
     games.map((g) => {
       const status = g.status === 'over' ? g.result : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
-      const link = kind === 'open' && g.invite ? `/invite/${g.invite}` : `/game/${g.id}`;
-      const action = kind === 'open' ? t('join') : kind === 'mine' ? t('open') : t('watch');
+      // Lists carry no invite codes: an invite is for whoever holds its link.
+      const link = `/game/${g.id}`;
+      const action = kind === 'mine' ? t('open') : t('watch');
       const fen = previews[g.id];
       return h('li', { dataset: { id: g.id }, class: fen ? 'with-preview' : null }, [
         fen ? h('a', { class: 'game-thumb', href: link, 'aria-label': action }, staticBoard(g.game, fen)) : null,

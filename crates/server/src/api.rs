@@ -8,7 +8,7 @@ use std::time::Instant;
 use axum::body::{Body, Bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -71,9 +71,56 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(crate::web::router())
         .fallback(|| async { ApiError::not_found("no such endpoint (see /api/openapi.json)") })
         .layer(RequestBodyLimitLayer::new(app.config.body_limit))
+        .layer(middleware::from_fn(same_origin_json))
         .layer(middleware::map_response(json_errors))
         .layer(middleware::from_fn_with_state(limiter, rate_limit))
         .with_state(app)
+}
+
+/// Every request that changes state (a POST) must say its body is JSON,
+/// and come from this server's own pages when it names its origin: a
+/// page of another site can send a form or a `text/plain` POST without
+/// asking, but not a JSON one (that takes a CORS preflight, which this
+/// server does not grant), and its browser names its origin. Tokens do
+/// not travel by themselves (no cookies), but an invite code in a URL
+/// would: a cross-site POST could take the seat.
+async fn same_origin_json(req: Request, next: Next) -> Response {
+    if req.method() != Method::POST {
+        return next.run(req).await;
+    }
+    let headers = req.headers();
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "a request that changes state must be sent as JSON (Content-Type: application/json)",
+        )
+        .into_response();
+    }
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !same_origin(origin.as_bytes(), headers)
+    {
+        let origin = String::from_utf8_lossy(origin.as_bytes()).chars().take(100).collect::<String>();
+        return ApiError::forbidden(format!("cross-site request refused: Origin `{origin}` is not this server"))
+            .into_response();
+    }
+    next.run(req).await
+}
+
+/// Whether `origin` (`scheme://host[:port]`) names the host the request
+/// was sent to (`Host`, or `X-Forwarded-Host` behind a proxy: a page of
+/// another site cannot set either).
+fn same_origin(origin: &[u8], headers: &HeaderMap) -> bool {
+    let Ok(origin) = std::str::from_utf8(origin) else { return false };
+    let Some((_, authority)) = origin.split_once("://") else { return false };
+    ["host", "x-forwarded-host"]
+        .into_iter()
+        .filter_map(|name| headers.get(name)?.to_str().ok())
+        .any(|host| host.trim().eq_ignore_ascii_case(authority))
 }
 
 /// A JSON request body; an empty body reads as `{}`. Unknown fields are
@@ -215,7 +262,11 @@ async fn list_mine(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Mine>) 
 async fn get_game(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
     let loaded = app.games.get(&id).await?;
     let you = bearer(&headers).and_then(|t| loaded.side_of(t)).map(side_name);
-    Ok(Json(game_json(&loaded.view(now_ms()), you)))
+    let mut view = loaded.view(now_ms());
+    if you.is_some() {
+        view.now.invite = loaded.open_invite();
+    }
+    Ok(Json(game_json(&view, you)))
 }
 
 #[derive(Debug, Deserialize)]

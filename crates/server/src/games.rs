@@ -389,7 +389,9 @@ impl Games {
         let (view, taken) = self
             .act(&id, None, true, |l, now| {
                 let s = &l.row.state;
-                if s.invite.as_deref() != Some(code) {
+                // The code stays with the game once used, so that it can
+                // be told apart from a code that never was.
+                if s.invite.as_deref() != Some(code) || s.status != "waiting" {
                     return Err(ApiError::conflict("this invite has been used"));
                 }
                 let open = |sd: Side| l.seat(sd).player == "human" && l.seat(sd).token_hash.is_none();
@@ -409,7 +411,6 @@ impl Games {
                 }
                 let still_open = Side::BOTH.into_iter().any(|sd| sd != side && open(sd));
                 if !still_open {
-                    state.invite = None;
                     state.status = "active".into();
                     start_clock(&mut state, now);
                 }
@@ -787,7 +788,6 @@ fn finish(state: &mut GameState, result: String, winner: Option<String>, reason:
     state.turn_started_at = None;
     state.deadline_at = None;
     state.draw_offer = None;
-    state.invite = None;
 }
 
 /// Starts the side to move's clock at `now` (games with a clock).

@@ -141,8 +141,10 @@ async fn full_game(s: &Server, kind: &str) {
     assert_eq!(joined["you"], "black");
     let black = joined["token"].as_str().unwrap().to_string();
     assert_eq!(joined["game"]["status"], "active");
-    let (status, _) = s.call("POST", &format!("/api/invites/{code}"), None, None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "an invite is used once");
+    let (status, used) = s.call("POST", &format!("/api/invites/{code}"), None, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "an invite is used once: {used}");
+    let (status, _) = s.call("POST", "/api/invites/nosuchcode", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a code that never was");
     let live = s.ok("GET", "/api/games/live", None, None).await;
     assert!(live["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()));
     let mine = s.ok("POST", "/api/games/mine", None, Some(json!({ "tokens": [black] }))).await;
@@ -175,6 +177,66 @@ async fn full_game(s: &Server, kind: &str) {
     assert!(record.as_str().unwrap().contains("Ann") && record.as_str().unwrap().contains("Bob"));
     let (status, _) = s.call("POST", &format!("/api/games/{id}/resign"), Some(&white), None).await;
     assert_eq!(status, StatusCode::CONFLICT, "over is over");
+}
+
+/// Sends `req` as it is: (status, JSON body).
+async fn send(s: &Server, req: Request<Body>) -> (StatusCode, Value) {
+    let res = s.router().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20).await.unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn invite_codes_are_shown_only_to_seat_holders() {
+    let s = sqlite().await;
+    let created = s.create(json!({ "game": "salta", "name": "Ann" })).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let white = created["tokens"]["white"].as_str().unwrap();
+    let code = created["invite"]["code"].as_str().unwrap();
+    let open = s.ok("GET", "/api/games/open", None, None).await;
+    let listed = open["games"].as_array().unwrap().iter().find(|g| g["id"] == id).expect("listed");
+    assert!(listed.get("invite").is_none(), "{listed}");
+    assert!(!open.to_string().contains(code));
+    let public = s.ok("GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(public["game"]["invite"], Value::Null);
+    assert!(!public.to_string().contains(code));
+    let mine = s.ok("GET", &format!("/api/games/{id}"), Some(white), None).await;
+    assert_eq!(mine["game"]["invite"], code);
+}
+
+#[tokio::test]
+async fn state_changes_need_json_and_this_servers_origin() {
+    let s = sqlite().await;
+    let created = s.create(json!({ "game": "salta", "name": "Ann" })).await;
+    let code = created["invite"]["code"].as_str().unwrap();
+    let uri = format!("/api/invites/{code}");
+    let post = |content_type: &str, origin: Option<&str>| {
+        let mut req = Request::builder()
+            .method("POST")
+            .uri(&uri)
+            .header("host", "monte.example")
+            .header("content-type", content_type);
+        if let Some(o) = origin {
+            req = req.header("origin", o);
+        }
+        req.body(Body::from(r#"{"name":"Eve"}"#)).unwrap()
+    };
+    // A cross-site form or text/plain fetch, as any page can send.
+    let (status, body) = send(&s, post("text/plain;charset=UTF-8", Some("https://evil.example"))).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{body}");
+    let (status, _) = send(&s, post("application/x-www-form-urlencoded", None)).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let (status, body) = send(&s, post("application/json", Some("https://evil.example"))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("evil.example"));
+    // Nothing was taken: the seat is still open.
+    let invite = s.ok("GET", &uri, None, None).await;
+    assert_eq!(invite["open"], json!(["black"]));
+    // This server's own page.
+    let (status, body) = send(&s, post("application/json; charset=utf-8", Some("https://monte.example"))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["token"].is_string());
 }
 
 #[tokio::test]
