@@ -26,6 +26,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::games::{Action, NewGame, SeatSpec};
 use crate::hub::{Push, state_message};
 use crate::model::{GameView, hash_token, now_ms, parse_side, side_name};
+use monte_rules::Side;
 
 /// The OpenAPI document (written by hand, checked against the routes by a test).
 pub const OPENAPI: &str = include_str!("openapi.json");
@@ -44,6 +45,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/resign"),
     ("post", "/api/games/{id}/draw"),
     ("post", "/api/games/{id}/takeback"),
+    ("post", "/api/games/{id}/join"),
     ("get", "/api/games/{id}/record"),
     ("get", "/api/games/{id}/ws"),
     ("get", "/api/invites/{code}"),
@@ -65,6 +67,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/takeback", post(take_back))
+        .route("/api/games/{id}/join", post(join_public))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(websocket))
         .route("/api/invites/{code}", get(show_invite).post(join))
@@ -190,6 +193,10 @@ struct CreateGame {
     black: Option<String>,
     name: Option<String>,
     clock: Option<ClockSpec>,
+    /// Open to anyone (listed, joined by id); by default an open seat is
+    /// for whoever holds the invite.
+    #[serde(default)]
+    public: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -212,6 +219,7 @@ async fn create_game(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Creat
             black: seat(&body.black, "open")?,
             name: body.name,
             clock: body.clock.map(|c| (c.minutes, c.increment)),
+            public: body.public,
         })
         .await?;
     let tokens: serde_json::Map<String, Value> =
@@ -368,17 +376,38 @@ struct JoinBody {
     side: Option<String>,
 }
 
+impl JoinBody {
+    fn side(&self) -> ApiResult<Option<Side>> {
+        match self.side.as_deref() {
+            None => Ok(None),
+            Some(s) => {
+                Ok(Some(parse_side(s).ok_or_else(|| ApiError::bad_request(format!("side `{s}`: white or black")))?))
+            }
+        }
+    }
+}
+
+fn joined((view, side, token): (GameView, Side, String)) -> Json<Value> {
+    Json(json!({ "game": view, "you": side_name(side), "token": token }))
+}
+
 async fn join(
     State(app): State<Arc<App>>,
     Path(code): Path<String>,
     JsonBody(body): JsonBody<JoinBody>,
 ) -> ApiResult<Json<Value>> {
-    let side = match body.side.as_deref() {
-        None => None,
-        Some(s) => Some(parse_side(s).ok_or_else(|| ApiError::bad_request(format!("side `{s}`: white or black")))?),
-    };
-    let (view, side, token) = app.games.join(&code, side, body.name).await?;
-    Ok(Json(json!({ "game": view, "you": side_name(side), "token": token })))
+    let side = body.side()?;
+    Ok(joined(app.games.join(&code, side, body.name).await?))
+}
+
+/// Takes an open seat of a game open to anyone.
+async fn join_public(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<JoinBody>,
+) -> ApiResult<Json<Value>> {
+    let side = body.side()?;
+    Ok(joined(app.games.join_public(&id, side, body.name).await?))
 }
 
 #[derive(Debug, Deserialize)]

@@ -122,7 +122,7 @@ fn nth_move(game: &Value, n: usize) -> String {
 
 /// A whole game between two humans through the API, to its end by the rules.
 async fn full_game(s: &Server, kind: &str) {
-    let created = s.create(json!({ "game": kind, "rules": "seed,move-limit=15", "name": "Ann" })).await;
+    let created = s.create(json!({ "game": kind, "rules": "seed,move-limit=15", "name": "Ann", "public": true })).await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let white = created["tokens"]["white"].as_str().unwrap().to_string();
     assert!(created["tokens"].get("black").is_none());
@@ -190,7 +190,7 @@ async fn send(s: &Server, req: Request<Body>) -> (StatusCode, Value) {
 #[tokio::test]
 async fn invite_codes_are_shown_only_to_seat_holders() {
     let s = sqlite().await;
-    let created = s.create(json!({ "game": "salta", "name": "Ann" })).await;
+    let created = s.create(json!({ "game": "salta", "name": "Ann", "public": true })).await;
     let id = created["game"]["id"].as_str().unwrap();
     let white = created["tokens"]["white"].as_str().unwrap();
     let code = created["invite"]["code"].as_str().unwrap();
@@ -203,6 +203,32 @@ async fn invite_codes_are_shown_only_to_seat_holders() {
     assert!(!public.to_string().contains(code));
     let mine = s.ok("GET", &format!("/api/games/{id}"), Some(white), None).await;
     assert_eq!(mine["game"]["invite"], code);
+}
+
+#[tokio::test]
+async fn only_games_open_to_anyone_are_listed_and_joined_by_id() {
+    let s = sqlite().await;
+    let public = s.create(json!({ "game": "salta", "name": "Ann", "public": true })).await;
+    let private = s.create(json!({ "game": "focus", "name": "Ann" })).await;
+    let (pid, qid) = (public["game"]["id"].as_str().unwrap(), private["game"]["id"].as_str().unwrap());
+    assert_eq!(public["game"]["public"], true);
+    let open = s.ok("GET", "/api/games/open", None, None).await;
+    let ids: Vec<&str> = open["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [pid], "only the game open to anyone");
+    // A friend's seat is taken only through the invite.
+    let (status, body) = s.call("POST", &format!("/api/games/{qid}/join"), None, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let joined = s.ok("POST", &format!("/api/games/{pid}/join"), None, Some(json!({ "name": "Bob" }))).await;
+    assert_eq!((joined["you"].as_str(), joined["game"]["status"].as_str()), (Some("black"), Some("active")));
+    assert!(joined["token"].is_string());
+    let (status, _) = s.call("POST", &format!("/api/games/{pid}/join"), None, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "the seat is taken");
+    let (status, _) = s.call("POST", "/api/games/nosuchgame/join", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Open to anyone needs an open seat.
+    let (status, body) =
+        s.call("POST", "/api/games", None, Some(json!({ "game": "salta", "black": "me", "public": true }))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 }
 
 #[tokio::test]

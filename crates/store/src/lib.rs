@@ -309,6 +309,9 @@ pub struct GameRow {
     pub clock_initial_ms: Option<i64>,
     pub clock_increment_ms: Option<i64>,
     pub created_at: i64,
+    /// Open to anyone (chosen at creation): listed by [`ListFilter::Open`]
+    /// and joined by id; otherwise only through the invite code.
+    pub listed: bool,
     pub version: i64,
     pub state: GameState,
     /// In order of ply; empty in lists.
@@ -331,7 +334,7 @@ pub struct Update<'a> {
 /// Which games to list.
 #[derive(Clone, Debug)]
 pub enum ListFilter {
-    /// Games with an open seat.
+    /// Games open to anyone with an open seat.
     Open,
     /// Games being played.
     Live,
@@ -397,7 +400,7 @@ pub enum StoreHealth {
 const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, version, \
      status, ply, fen, side_to_move, white_player, white_name, white_token, black_player, black_name, black_token, \
      invite, white_ms, black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, \
-     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at";
+     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at, listed";
 
 /// Binds the mutable state columns in the order of `UPDATE_STATE` and
 /// `INSERT_GAME` (placeholders $3..$24): those of `bind_play!`, then the
@@ -457,8 +460,8 @@ macro_rules! bind_play {
 const INSERT_GAME: &str = "INSERT INTO games (id, version, status, ply, fen, side_to_move, invite, white_ms, \
      black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, ai_to_move, updated_at, \
      white_player, white_name, white_token, black_player, black_name, black_token, kind, rules, start_fen, \
-     clock_initial_ms, clock_increment_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
-     $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)";
+     clock_initial_ms, clock_increment_ms, created_at, listed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+     $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)";
 
 /// Decodes a row of `GAME_COLUMNS` (the same code for both backends).
 macro_rules! decode_game {
@@ -480,6 +483,7 @@ macro_rules! decode_game {
                 clock_initial_ms: r.try_get("clock_initial_ms")?,
                 clock_increment_ms: r.try_get("clock_increment_ms")?,
                 created_at: r.try_get("created_at")?,
+                listed: r.try_get::<i64, _>("listed")? != 0,
                 version: r.try_get("version")?,
                 state: GameState {
                     status: r.try_get("status")?,
@@ -653,6 +657,7 @@ impl Store {
                 .bind(game.clock_initial_ms)
                 .bind(game.clock_increment_ms)
                 .bind(game.created_at)
+                .bind(game.listed as i64)
                 .execute(pool)
                 .await?;
             Ok(())
@@ -747,7 +752,7 @@ impl Store {
     /// Games for a list, newest change first, without their moves.
     pub async fn list_games(&self, filter: &ListFilter, limit: i64) -> Result<Vec<GameRow>> {
         let (condition, hashes) = match filter {
-            ListFilter::Open => ("status = 'waiting'".to_string(), &[][..]),
+            ListFilter::Open => ("status = 'waiting' AND listed = 1".to_string(), &[][..]),
             ListFilter::Live => ("status = 'active'".to_string(), &[][..]),
             ListFilter::Seats(hashes) => {
                 if hashes.is_empty() {
