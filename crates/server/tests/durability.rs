@@ -327,6 +327,11 @@ async fn postgres_connection_loss_loses_no_acknowledged_move() {
         killed += monte_store::testing::terminate_connections(&db.url).await.expect("terminate connections");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // Writes failed a moment ago: not healthy (degraded, or the database
+    // not answering the health check's own query).
+    let (status, text) = health(&router).await;
+    println!("postgres: health after the kills: {status} {text}");
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     let (acks, games) = run.stop().await;
     shut_down(instance).await;
 
