@@ -1,9 +1,9 @@
 // The page's entry point: the header, the language switch and a small router
-// over the pages (/, /game/{id}, /invite/{code}, /rules, /live).
+// over the pages (/, /game/{id}, /invite/{code}, /join/{id}, /rules, /live).
 
 import { clear } from './dom.js';
 import { t, getLang, setLang, onLangChange } from './i18n.js';
-import { startPage, livePage, invitePage } from './pages.js';
+import { startPage, livePage, invitePage, joinPage } from './pages.js';
 import { gamePage } from './game.js';
 import { rulesPage } from './rules.js';
 
@@ -11,6 +11,7 @@ const ROUTES = [
   [/^\/$/, (main) => startPage(main), 'play'],
   [/^\/game\/([A-Za-z0-9]+)$/, (main, id) => gamePage(main, id), null],
   [/^\/invite\/([A-Za-z0-9]+)$/, (main, code) => invitePage(main, code), 'play'],
+  [/^\/join\/([A-Za-z0-9]+)$/, (main, id) => joinPage(main, id), 'play'],
   [/^\/rules$/, (main) => rulesPage(main), 'rules'],
   [/^\/live$/, (main) => livePage(main), 'live'],
 ];

@@ -49,6 +49,8 @@ class GamePage {
     try {
       const answer = await request('GET', `/api/games/${encodeURIComponent(this.id)}`, undefined, token);
       this.view = answer.game;
+      // Only this answer has it (to a seat holder): states pushed to everyone do not.
+      this.invite = answer.game.invite;
     } catch (e) {
       clear(this.main);
       this.main.appendChild(
@@ -624,8 +626,8 @@ class GamePage {
         ]),
       );
     }
-    if (v.status === 'waiting' && v.invite && this.mySides().length) {
-      const url = `${location.origin}/invite/${v.invite}`;
+    if (v.status === 'waiting' && this.invite && this.mySides().length) {
+      const url = `${location.origin}/invite/${this.invite}`;
       const input = h('input', { type: 'text', readonly: true, value: url, class: 'invite-url', onfocus: (e) => e.target.select() });
       this.noticeBox.appendChild(
         h('div', { class: 'notice invite' }, [

@@ -197,6 +197,7 @@ export function startPage(main) {
           h('div', { class: 'choices-row' }, [
             radio('opponent', 'ai', state.opponent, t('vsComputer')),
             radio('opponent', 'friend', state.opponent, t('vsFriend')),
+            radio('opponent', 'anyone', state.opponent, t('vsAnyone')),
             radio('opponent', 'local', state.opponent, t('vsLocal')),
           ]),
         ]),
@@ -258,6 +259,8 @@ async function create(state, name, fen) {
   } else {
     body[side] = 'me';
     body[otherSide] = state.opponent === 'ai' ? `ai:${state.level}` : 'open';
+    // Listed among the open games; a friend's seat is for the invite link only.
+    if (state.opponent === 'anyone') body.public = true;
   }
   const clock = chosenClock(state);
   if (clock instanceof Error) throw clock;
@@ -291,7 +294,8 @@ function gameList(games, kind, previews = {}) {
     { class: 'game-list' },
     games.map((g) => {
       const status = g.status === 'over' ? g.result : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
-      const link = kind === 'open' && g.invite ? `/invite/${g.invite}` : `/game/${g.id}`;
+      // Lists carry no invite codes: the open games are those open to anyone.
+      const link = kind === 'open' ? `/join/${g.id}` : `/game/${g.id}`;
       const action = kind === 'open' ? t('join') : kind === 'mine' ? t('open') : t('watch');
       const fen = previews[g.id];
       return h('li', { dataset: { id: g.id }, class: fen ? 'with-preview' : null }, [
@@ -355,7 +359,25 @@ export function livePage(main) {
   };
 }
 
+/** The invite page: a seat offered through its invite code. */
 export function invitePage(main, code) {
+  const path = `/api/invites/${encodeURIComponent(code)}`;
+  return seatPage(main, () => request('GET', path), (body) => request('POST', path, body));
+}
+
+/** A seat of a game open to anyone, from the list of open games. */
+export function joinPage(main, id) {
+  const path = `/api/games/${encodeURIComponent(id)}`;
+  const load = async () => {
+    const game = (await request('GET', path)).game;
+    const open = ['white', 'black'].filter((side) => game.seats[side].open);
+    return { game, open };
+  };
+  return seatPage(main, load, (body) => request('POST', `${path}/join`, body));
+}
+
+/** Who offers the seat, and *Take the seat*: `load` gives the game and its open seats, `take(body)` takes one. */
+function seatPage(main, load, take) {
   let info = null;
   let error = null;
   const draw = () => {
@@ -385,7 +407,7 @@ export function invitePage(main, code) {
       try {
         const body = name.value.trim() ? { name: name.value.trim() } : {};
         if (name.value.trim()) setPlayerName(name.value.trim());
-        const answer = await request('POST', `/api/invites/${encodeURIComponent(code)}`, body);
+        const answer = await take(body);
         saveSeat(answer.game.id, answer.you, answer.token);
         navigate(`/game/${answer.game.id}`, true);
       } catch (e) {
@@ -405,7 +427,7 @@ export function invitePage(main, code) {
   };
   (async () => {
     try {
-      info = await request('GET', `/api/invites/${encodeURIComponent(code)}`);
+      info = await load();
       if (!info.open || !info.open.length) error = t('inviteUsed');
     } catch (e) {
       error = e instanceof ApiError && e.status === 404 ? t('inviteUsed') : e.message;

@@ -85,3 +85,22 @@ test('two players through the invite link, a spectator watching live', async () 
   await ann.locator('.player-bar[data-side="black"] .name', { hasText: 'Ann' }).waitFor();
   for (const page of [ann, boris, carla]) noErrors(page);
 });
+
+test('a game open to anyone: listed on the live page and joined from there', async () => {
+  const ann = await openPage(env.browser);
+  const dora = await openPage(env.browser);
+  const id = await newGame(ann, env.server.url, { game: 'focus', opponent: 'anyone', side: 'white', name: 'Ann' });
+  await ann.locator('.status', { hasText: 'Waiting for your opponent' }).waitFor();
+  // Dora finds it among the open games and takes the seat.
+  await dora.goto(`${env.server.url}/live`);
+  await dora.locator(`.game-list li[data-id="${id}"] a.button`, { hasText: 'Join' }).click();
+  await dora.waitForURL(new RegExp(`/join/${id}$`));
+  await dora.locator('.invite-page', { hasText: 'Ann invites you' }).waitFor();
+  await dora.locator('[data-action="join"]').click();
+  await dora.waitForURL(new RegExp(`/game/${id}$`));
+  await ann.locator('.status', { hasText: 'Your move' }).waitFor();
+  // Taken: no longer listed.
+  const open = await (await fetch(`${env.server.url}/api/games/open`)).json();
+  assert.equal(open.games.filter((g) => g.id === id).length, 0);
+  for (const page of [ann, dora]) noErrors(page);
+});

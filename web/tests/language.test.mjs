@@ -66,7 +66,7 @@ test('in Russian no English is left on the start page and the game page', async 
   await page.locator('details.advanced summary').click();
   await page.locator('select[name="clock"]').selectOption('custom');
   await page.locator('input[name="clockMinutes"]').waitFor();
-  for (const opponent of ['ai', 'friend', 'local']) {
+  for (const opponent of ['ai', 'friend', 'anyone', 'local']) {
     await page.locator(`input[name="opponent"][value="${opponent}"]`).check();
     await check(`the start page (${opponent})`);
   }

@@ -8,13 +8,13 @@ use std::time::Instant;
 use axum::body::{Body, Bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use monte_store::ListFilter;
+use monte_store::{ListFilter, StoreHealth};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -26,6 +26,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::games::{Action, NewGame, SeatSpec};
 use crate::hub::{Push, state_message};
 use crate::model::{GameView, hash_token, now_ms, parse_side, side_name};
+use monte_rules::Side;
 
 /// The OpenAPI document (written by hand, checked against the routes by a test).
 pub const OPENAPI: &str = include_str!("openapi.json");
@@ -44,6 +45,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/resign"),
     ("post", "/api/games/{id}/draw"),
     ("post", "/api/games/{id}/takeback"),
+    ("post", "/api/games/{id}/join"),
     ("get", "/api/games/{id}/record"),
     ("get", "/api/games/{id}/ws"),
     ("get", "/api/invites/{code}"),
@@ -65,15 +67,63 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/takeback", post(take_back))
+        .route("/api/games/{id}/join", post(join_public))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(websocket))
         .route("/api/invites/{code}", get(show_invite).post(join))
         .merge(crate::web::router())
         .fallback(|| async { ApiError::not_found("no such endpoint (see /api/openapi.json)") })
         .layer(RequestBodyLimitLayer::new(app.config.body_limit))
+        .layer(middleware::from_fn(same_origin_json))
         .layer(middleware::map_response(json_errors))
         .layer(middleware::from_fn_with_state(limiter, rate_limit))
         .with_state(app)
+}
+
+/// Every request that changes state (a POST) must say its body is JSON,
+/// and come from this server's own pages when it names its origin: a
+/// page of another site can send a form or a `text/plain` POST without
+/// asking, but not a JSON one (that takes a CORS preflight, which this
+/// server does not grant), and its browser names its origin. Tokens do
+/// not travel by themselves (no cookies), but an invite code in a URL
+/// would: a cross-site POST could take the seat.
+async fn same_origin_json(req: Request, next: Next) -> Response {
+    if req.method() != Method::POST {
+        return next.run(req).await;
+    }
+    let headers = req.headers();
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "a request that changes state must be sent as JSON (Content-Type: application/json)",
+        )
+        .into_response();
+    }
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !same_origin(origin.as_bytes(), headers)
+    {
+        let origin = String::from_utf8_lossy(origin.as_bytes()).chars().take(100).collect::<String>();
+        return ApiError::forbidden(format!("cross-site request refused: Origin `{origin}` is not this server"))
+            .into_response();
+    }
+    next.run(req).await
+}
+
+/// Whether `origin` (`scheme://host[:port]`) names the host the request
+/// was sent to (`Host`, or `X-Forwarded-Host` behind a proxy: a page of
+/// another site cannot set either).
+fn same_origin(origin: &[u8], headers: &HeaderMap) -> bool {
+    let Ok(origin) = std::str::from_utf8(origin) else { return false };
+    let Some((_, authority)) = origin.split_once("://") else { return false };
+    ["host", "x-forwarded-host"]
+        .into_iter()
+        .filter_map(|name| headers.get(name)?.to_str().ok())
+        .any(|host| host.trim().eq_ignore_ascii_case(authority))
 }
 
 /// A JSON request body; an empty body reads as `{}`. Unknown fields are
@@ -103,17 +153,30 @@ fn game_json(view: &GameView, you: Option<&str>) -> Value {
     json!({ "game": view, "you": you })
 }
 
-async fn health(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
-    app.games.store.ping().await?;
-    Ok(Json(json!({
+/// 200 when the database answers and takes writes; 503 when it does not
+/// answer, or a write failed lately (`"status": "degraded"`, docs/api.md).
+async fn health(State(app): State<Arc<App>>) -> ApiResult<Response> {
+    let store = &app.games.store;
+    store.ping().await?;
+    let mut body = json!({
         "status": "ok",
-        "database": app.games.store.kind().name(),
-        "instance": app.games.store.instance(),
+        "database": store.kind().name(),
+        "instance": store.instance(),
         "games_in_memory": app.games.cached(),
         "watchers": app.games.hub.watchers(),
         "ai_searches": app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
         "ai_moves": app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
-    })))
+    });
+    match store.health() {
+        StoreHealth::Ok => Ok(Json(body).into_response()),
+        StoreHealth::Degraded { error, for_ms, lasting } => {
+            body["status"] = json!("degraded");
+            body["store_error"] = json!(error);
+            body["store_error_ms_ago"] = json!(for_ms);
+            body["writes_refused"] = json!(lasting);
+            Ok((StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response())
+        }
+    }
 }
 
 async fn openapi() -> Response {
@@ -130,6 +193,10 @@ struct CreateGame {
     black: Option<String>,
     name: Option<String>,
     clock: Option<ClockSpec>,
+    /// Open to anyone (listed, joined by id); by default an open seat is
+    /// for whoever holds the invite.
+    #[serde(default)]
+    public: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -152,6 +219,7 @@ async fn create_game(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Creat
             black: seat(&body.black, "open")?,
             name: body.name,
             clock: body.clock.map(|c| (c.minutes, c.increment)),
+            public: body.public,
         })
         .await?;
     let tokens: serde_json::Map<String, Value> =
@@ -202,7 +270,11 @@ async fn list_mine(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Mine>) 
 async fn get_game(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
     let loaded = app.games.get(&id).await?;
     let you = bearer(&headers).and_then(|t| loaded.side_of(t)).map(side_name);
-    Ok(Json(game_json(&loaded.view(now_ms()), you)))
+    let mut view = loaded.view(now_ms());
+    if you.is_some() {
+        view.now.invite = loaded.open_invite();
+    }
+    Ok(Json(game_json(&view, you)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -304,17 +376,38 @@ struct JoinBody {
     side: Option<String>,
 }
 
+impl JoinBody {
+    fn side(&self) -> ApiResult<Option<Side>> {
+        match self.side.as_deref() {
+            None => Ok(None),
+            Some(s) => {
+                Ok(Some(parse_side(s).ok_or_else(|| ApiError::bad_request(format!("side `{s}`: white or black")))?))
+            }
+        }
+    }
+}
+
+fn joined((view, side, token): (GameView, Side, String)) -> Json<Value> {
+    Json(json!({ "game": view, "you": side_name(side), "token": token }))
+}
+
 async fn join(
     State(app): State<Arc<App>>,
     Path(code): Path<String>,
     JsonBody(body): JsonBody<JoinBody>,
 ) -> ApiResult<Json<Value>> {
-    let side = match body.side.as_deref() {
-        None => None,
-        Some(s) => Some(parse_side(s).ok_or_else(|| ApiError::bad_request(format!("side `{s}`: white or black")))?),
-    };
-    let (view, side, token) = app.games.join(&code, side, body.name).await?;
-    Ok(Json(json!({ "game": view, "you": side_name(side), "token": token })))
+    let side = body.side()?;
+    Ok(joined(app.games.join(&code, side, body.name).await?))
+}
+
+/// Takes an open seat of a game open to anyone.
+async fn join_public(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<JoinBody>,
+) -> ApiResult<Json<Value>> {
+    let side = body.side()?;
+    Ok(joined(app.games.join_public(&id, side, body.name).await?))
 }
 
 #[derive(Debug, Deserialize)]

@@ -72,6 +72,8 @@ pub struct NewGame {
     pub name: Option<String>,
     /// (minutes, increment seconds)
     pub clock: Option<(f64, f64)>,
+    /// Open to anyone: listed among the open games and joined by id.
+    pub public: bool,
 }
 
 /// A created game: its view, the tokens of the creator's seats (given only
@@ -129,6 +131,14 @@ impl Drop for Held<'_> {
             *self.guard = None;
         }
     }
+}
+
+/// How a seat is taken: through the game's invite code, or by its id when
+/// the game is open to anyone.
+#[derive(Clone, Copy, Debug)]
+enum Door<'a> {
+    Invite(&'a str),
+    Public,
 }
 
 /// What a client may ask of a game.
@@ -320,6 +330,9 @@ impl Games {
         let white = seat(&new.white, Side::White);
         let black = seat(&new.black, Side::Black);
         let open = new.white == SeatSpec::Open || new.black == SeatSpec::Open;
+        if new.public && !open {
+            return Err(ApiError::bad_request("public: only a game with an open seat can be open to anyone"));
+        }
         let invite = open.then(|| random_id(12));
         let side_to_move = game.side_to_move();
         let mut state = GameState {
@@ -354,6 +367,7 @@ impl Games {
             clock_initial_ms: clock.map(|c| c.0),
             clock_increment_ms: clock.map(|c| c.1),
             created_at: now,
+            listed: new.public,
             version: 1,
             state,
             moves: Vec::new(),
@@ -379,18 +393,48 @@ impl Games {
         if code.is_empty() || code.len() > 32 || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found(format!("no invite `{code}`")));
         }
+        let id =
+            self.store.find_invite(code).await?.ok_or_else(|| ApiError::not_found(format!("no invite `{code}`")))?;
+        self.take_seat(&id, Door::Invite(code), side, name).await
+    }
+
+    /// Takes an open seat of a game open to anyone: `(view, side, token)`.
+    pub async fn join_public(
+        &self,
+        id: &str,
+        side: Option<Side>,
+        name: Option<String>,
+    ) -> ApiResult<(GameView, Side, String)> {
+        check_id(id)?;
+        self.take_seat(id, Door::Public, side, name).await
+    }
+
+    async fn take_seat(
+        &self,
+        id: &str,
+        door: Door<'_>,
+        side: Option<Side>,
+        name: Option<String>,
+    ) -> ApiResult<(GameView, Side, String)> {
         if let Some(name) = &name {
             check_name(name)?;
         }
-        let id =
-            self.store.find_invite(code).await?.ok_or_else(|| ApiError::not_found(format!("no invite `{code}`")))?;
         let token = new_token();
         let hash = hash_token(&token);
         let (view, taken) = self
-            .act(&id, None, true, |l, now| {
+            .act(id, None, true, |l, now| {
                 let s = &l.row.state;
-                if s.invite.as_deref() != Some(code) {
-                    return Err(ApiError::conflict("this invite has been used"));
+                match door {
+                    // The code stays with the game once used, so that it
+                    // can be told apart from a code that never was.
+                    Door::Invite(code) if s.invite.as_deref() != Some(code) || s.status != "waiting" => {
+                        return Err(ApiError::conflict("this invite has been used"));
+                    }
+                    Door::Public if !l.row.listed => {
+                        return Err(ApiError::forbidden("this game is not open to anyone: join it through its invite"));
+                    }
+                    Door::Public if s.status != "waiting" => return Err(ApiError::conflict("no seat is open")),
+                    _ => {}
                 }
                 let open = |sd: Side| l.seat(sd).player == "human" && l.seat(sd).token_hash.is_none();
                 let side = match side {
@@ -409,7 +453,6 @@ impl Games {
                 }
                 let still_open = Side::BOTH.into_iter().any(|sd| sd != side && open(sd));
                 if !still_open {
-                    state.invite = None;
                     state.status = "active".into();
                     start_clock(&mut state, now);
                 }
@@ -787,7 +830,6 @@ fn finish(state: &mut GameState, result: String, winner: Option<String>, reason:
     state.turn_started_at = None;
     state.deadline_at = None;
     state.draw_offer = None;
-    state.invite = None;
 }
 
 /// Starts the side to move's clock at `now` (games with a clock).

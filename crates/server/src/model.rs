@@ -112,7 +112,9 @@ impl Loaded {
             ply: s.ply,
             side_to_move: s.side_to_move.clone(),
             seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
-            invite: s.invite.clone(),
+            // Only for the seat holders (`api::get_game`).
+            invite: None,
+            public: row.listed,
             legal_moves: legal,
             clock,
             draw_offer: s.draw_offer.clone(),
@@ -129,7 +131,13 @@ impl Loaded {
         }
     }
 
-    /// A short form for lists.
+    /// The invite code, while a seat is open.
+    pub fn open_invite(&self) -> Option<String> {
+        let s = &self.row.state;
+        s.invite.clone().filter(|_| s.status == "waiting")
+    }
+
+    /// A short form for lists (no invite code: lists are public).
     pub fn summary(row: &GameRow) -> GameSummary {
         let s = &row.state;
         GameSummary {
@@ -140,7 +148,7 @@ impl Loaded {
             ply: s.ply,
             side_to_move: s.side_to_move.clone(),
             seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
-            invite: s.invite.clone(),
+            public: row.listed,
             clock: row.clock_initial_ms.map(|m| [m, row.clock_increment_ms.unwrap_or(0)]),
             result: s.result.clone(),
             updated_at: s.updated_at,
@@ -174,7 +182,11 @@ pub struct GameNow {
     pub ply: i64,
     pub side_to_move: String,
     pub seats: Seats,
+    /// The invite code while a seat is open: only in the answer to a seat
+    /// holder's `GET /api/games/{id}` (an invite is for whoever holds it).
     pub invite: Option<String>,
+    /// Open to anyone: its open seat is taken by id, not only by invite.
+    pub public: bool,
     pub legal_moves: LegalMoves,
     pub clock: Option<ClockView>,
     pub draw_offer: Option<String>,
@@ -273,7 +285,7 @@ pub struct GameSummary {
     pub ply: i64,
     pub side_to_move: String,
     pub seats: Seats,
-    pub invite: Option<String>,
+    pub public: bool,
     /// `[initial_ms, increment_ms]`.
     pub clock: Option<[i64; 2]>,
     pub result: Option<String>,

@@ -122,7 +122,7 @@ fn nth_move(game: &Value, n: usize) -> String {
 
 /// A whole game between two humans through the API, to its end by the rules.
 async fn full_game(s: &Server, kind: &str) {
-    let created = s.create(json!({ "game": kind, "rules": "seed,move-limit=15", "name": "Ann" })).await;
+    let created = s.create(json!({ "game": kind, "rules": "seed,move-limit=15", "name": "Ann", "public": true })).await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let white = created["tokens"]["white"].as_str().unwrap().to_string();
     assert!(created["tokens"].get("black").is_none());
@@ -141,8 +141,10 @@ async fn full_game(s: &Server, kind: &str) {
     assert_eq!(joined["you"], "black");
     let black = joined["token"].as_str().unwrap().to_string();
     assert_eq!(joined["game"]["status"], "active");
-    let (status, _) = s.call("POST", &format!("/api/invites/{code}"), None, None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "an invite is used once");
+    let (status, used) = s.call("POST", &format!("/api/invites/{code}"), None, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "an invite is used once: {used}");
+    let (status, _) = s.call("POST", "/api/invites/nosuchcode", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a code that never was");
     let live = s.ok("GET", "/api/games/live", None, None).await;
     assert!(live["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()));
     let mine = s.ok("POST", "/api/games/mine", None, Some(json!({ "tokens": [black] }))).await;
@@ -175,6 +177,92 @@ async fn full_game(s: &Server, kind: &str) {
     assert!(record.as_str().unwrap().contains("Ann") && record.as_str().unwrap().contains("Bob"));
     let (status, _) = s.call("POST", &format!("/api/games/{id}/resign"), Some(&white), None).await;
     assert_eq!(status, StatusCode::CONFLICT, "over is over");
+}
+
+/// Sends `req` as it is: (status, JSON body).
+async fn send(s: &Server, req: Request<Body>) -> (StatusCode, Value) {
+    let res = s.router().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20).await.unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn invite_codes_are_shown_only_to_seat_holders() {
+    let s = sqlite().await;
+    let created = s.create(json!({ "game": "salta", "name": "Ann", "public": true })).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let white = created["tokens"]["white"].as_str().unwrap();
+    let code = created["invite"]["code"].as_str().unwrap();
+    let open = s.ok("GET", "/api/games/open", None, None).await;
+    let listed = open["games"].as_array().unwrap().iter().find(|g| g["id"] == id).expect("listed");
+    assert!(listed.get("invite").is_none(), "{listed}");
+    assert!(!open.to_string().contains(code));
+    let public = s.ok("GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(public["game"]["invite"], Value::Null);
+    assert!(!public.to_string().contains(code));
+    let mine = s.ok("GET", &format!("/api/games/{id}"), Some(white), None).await;
+    assert_eq!(mine["game"]["invite"], code);
+}
+
+#[tokio::test]
+async fn only_games_open_to_anyone_are_listed_and_joined_by_id() {
+    let s = sqlite().await;
+    let public = s.create(json!({ "game": "salta", "name": "Ann", "public": true })).await;
+    let private = s.create(json!({ "game": "focus", "name": "Ann" })).await;
+    let (pid, qid) = (public["game"]["id"].as_str().unwrap(), private["game"]["id"].as_str().unwrap());
+    assert_eq!(public["game"]["public"], true);
+    let open = s.ok("GET", "/api/games/open", None, None).await;
+    let ids: Vec<&str> = open["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [pid], "only the game open to anyone");
+    // A friend's seat is taken only through the invite.
+    let (status, body) = s.call("POST", &format!("/api/games/{qid}/join"), None, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let joined = s.ok("POST", &format!("/api/games/{pid}/join"), None, Some(json!({ "name": "Bob" }))).await;
+    assert_eq!((joined["you"].as_str(), joined["game"]["status"].as_str()), (Some("black"), Some("active")));
+    assert!(joined["token"].is_string());
+    let (status, _) = s.call("POST", &format!("/api/games/{pid}/join"), None, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "the seat is taken");
+    let (status, _) = s.call("POST", "/api/games/nosuchgame/join", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Open to anyone needs an open seat.
+    let (status, body) =
+        s.call("POST", "/api/games", None, Some(json!({ "game": "salta", "black": "me", "public": true }))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}
+
+#[tokio::test]
+async fn state_changes_need_json_and_this_servers_origin() {
+    let s = sqlite().await;
+    let created = s.create(json!({ "game": "salta", "name": "Ann" })).await;
+    let code = created["invite"]["code"].as_str().unwrap();
+    let uri = format!("/api/invites/{code}");
+    let post = |content_type: &str, origin: Option<&str>| {
+        let mut req = Request::builder()
+            .method("POST")
+            .uri(&uri)
+            .header("host", "monte.example")
+            .header("content-type", content_type);
+        if let Some(o) = origin {
+            req = req.header("origin", o);
+        }
+        req.body(Body::from(r#"{"name":"Eve"}"#)).unwrap()
+    };
+    // A cross-site form or text/plain fetch, as any page can send.
+    let (status, body) = send(&s, post("text/plain;charset=UTF-8", Some("https://evil.example"))).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{body}");
+    let (status, _) = send(&s, post("application/x-www-form-urlencoded", None)).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let (status, body) = send(&s, post("application/json", Some("https://evil.example"))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("evil.example"));
+    // Nothing was taken: the seat is still open.
+    let invite = s.ok("GET", &uri, None, None).await;
+    assert_eq!(invite["open"], json!(["black"]));
+    // This server's own page.
+    let (status, body) = send(&s, post("application/json; charset=utf-8", Some("https://monte.example"))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["token"].is_string());
 }
 
 #[tokio::test]

@@ -10,9 +10,10 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::{Arc, LazyLock, OnceLock, Weak};
-use std::time::Duration;
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
 
 use sqlx::pool::PoolConnectionMetadata;
 use sqlx::postgres::{PgConnection, PgListener, PgPool, PgPoolOptions};
@@ -36,6 +37,11 @@ pub enum StoreError {
     Url(String),
     #[error("corrupt row in game {id}: {problem}")]
     Corrupt { id: String, problem: String },
+    #[error(
+        "the SQLite write-ahead log {0} was removed or replaced while the server ran: \
+         writes are refused until the server is restarted"
+    )]
+    WalLost(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -60,9 +66,110 @@ impl BackendKind {
 enum Backend {
     /// SQLite's read connections.
     Sqlite(SqlitePool),
-    /// SQLite's one write connection (see [`Pools`]); `None` once closed.
-    SqliteWriter(Arc<AsyncMutex<Option<SqliteConnection>>>),
+    /// SQLite's one write connection (see [`Pools`]).
+    SqliteWriter(Arc<AsyncMutex<Writer>>),
     Postgres(PgPool),
+}
+
+/// SQLite's write connection, opened again after an error.
+///
+/// After a failed statement or `COMMIT` SQLite rolls back the statement
+/// or the whole transaction, depending on the error and the statement,
+/// while sqlx keeps its own count of open transactions, which it only
+/// lowers when a `COMMIT` or `ROLLBACK` succeeds. Once the two disagree,
+/// sqlx's next transaction is a `SAVEPOINT`, and its commit a `RELEASE`
+/// that commits nothing while an older transaction is still open: moves
+/// were acknowledged that a later `ROLLBACK` took away (docs/reliability.md).
+/// So after any error the connection is closed, which rolls back whatever
+/// it held, and the next write opens a new one.
+#[derive(Debug)]
+struct Writer {
+    conn: Option<SqliteConnection>,
+    /// How to open the connection again; `None` for an in-memory
+    /// database, which lives in its one connection (rolled back instead).
+    options: Option<SqliteConnectOptions>,
+    closed: bool,
+    /// The WAL file as the store found it, (path, device, inode): commits
+    /// written to a WAL that is no longer at its path are lost when the
+    /// process ends, and a new connection would start another WAL beside it.
+    wal: Option<(PathBuf, u64, u64)>,
+    /// Set once the WAL was found removed or replaced.
+    wal_lost: bool,
+    /// A storage failure made on purpose, for the fault tests.
+    fault: Option<testing::SqliteFault>,
+}
+
+impl Writer {
+    /// The connection, opened if there is none.
+    async fn connection(&mut self) -> Result<&mut SqliteConnection> {
+        if self.closed {
+            return Err(StoreError::Database(sqlx::Error::PoolClosed));
+        }
+        if self.wal_lost {
+            return Err(self.wal_error());
+        }
+        if self.conn.is_none() {
+            let options = self.options.as_ref().ok_or(StoreError::Database(sqlx::Error::PoolClosed))?;
+            let mut conn = options.connect().await?;
+            if let Some(fault) = self.fault {
+                fault.apply(&mut conn).await?;
+            }
+            self.conn = Some(conn);
+            self.check_wal().await?;
+        }
+        self.conn.as_mut().ok_or(StoreError::Database(sqlx::Error::PoolClosed))
+    }
+
+    /// After an error: the connection is closed (a file) or rolled back
+    /// (in memory), so nothing of a failed transaction can be committed
+    /// later by accident.
+    async fn failed(&mut self) {
+        match (self.options.is_some(), self.conn.take()) {
+            (true, Some(conn)) => {
+                let _ = conn.close().await;
+            }
+            (false, Some(mut conn)) => {
+                let _ = conn.execute("ROLLBACK").await;
+                self.conn = Some(conn);
+            }
+            (_, None) => {}
+        }
+    }
+
+    fn wal_error(&self) -> StoreError {
+        let path = self.wal.as_ref().map(|w| w.0.display().to_string()).unwrap_or_default();
+        StoreError::WalLost(path)
+    }
+
+    /// After a commit: the WAL it went to must still be the file at its
+    /// path. If not, everything in it is copied into the database file
+    /// (which makes the commit durable) and writes are refused from then on.
+    async fn check_wal(&mut self) -> Result<()> {
+        let Some((path, dev, ino)) = &self.wal else { return Ok(()) };
+        if wal_identity(path) == Some((*dev, *ino)) {
+            return Ok(());
+        }
+        self.wal_lost = true;
+        let conn = self.conn.as_mut().ok_or(StoreError::Database(sqlx::Error::PoolClosed))?;
+        let row = sqlx::query("PRAGMA wal_checkpoint(FULL)").fetch_one(&mut *conn).await?;
+        let (busy, log, copied): (i64, i64, i64) = (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+        if busy != 0 || log != copied {
+            return Err(self.wal_error());
+        }
+        Ok(())
+    }
+}
+
+/// The device and inode of the file at `path`.
+fn wal_identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// A future's output as a [`Result`] of this crate: lets the bodies of
+/// [`on_pool!`] use `?` on sqlx's errors.
+fn attempt<T, F: Future<Output = Result<T>>>(f: F) -> F {
+    f
 }
 
 /// Writes to SQLite go through one connection (the file has one writer at
@@ -97,26 +204,40 @@ fn ping_if_idle<C: Connection>(
     })
 }
 
-/// Runs `$body` with `$pool` bound to the backend's pool: the SQL is the
-/// same on both (`$N` placeholders work on SQLite too), only the types differ.
+/// The [`Result`] of `$body` (an expression of type `Result<T>`, in which
+/// `?` and `return` stay inside) with `$pool` bound to the backend's pool:
+/// the SQL is the same on both (`$N` placeholders work on SQLite too),
+/// only the types differ. A write's outcome is recorded for
+/// [`Store::health`]; a failure on SQLite's writer resets it ([`Writer`]).
 macro_rules! on_pool {
-    ($store:expr, $pool:ident => $body:expr) => {
-        on_pool!(@ &$store.pools.write, $pool => $body)
-    };
+    ($store:expr, $pool:ident => $body:expr) => {{
+        let done = on_pool!(@ &$store.pools.write, $pool => $body);
+        $store.health.record(&done);
+        done
+    }};
     (read $store:expr, $pool:ident => $body:expr) => {
         on_pool!(@ &$store.pools.read, $pool => $body)
     };
     (@ $backend:expr, $pool:ident => $body:expr) => {
         match $backend {
-            Backend::Sqlite($pool) => $body,
+            Backend::Sqlite($pool) => attempt(async { $body }).await,
             Backend::SqliteWriter(writer) => {
                 let mut guard = writer.lock().await;
-                let Some($pool) = guard.as_mut() else {
-                    return Err(StoreError::Database(sqlx::Error::PoolClosed));
-                };
-                $body
+                match guard.connection().await {
+                    Err(e) => Err(e),
+                    Ok($pool) => {
+                        let done = attempt(async { $body }).await;
+                        match done {
+                            Ok(_) => guard.check_wal().await.and(done),
+                            Err(_) => {
+                                guard.failed().await;
+                                done
+                            }
+                        }
+                    }
+                }
             }
-            Backend::Postgres($pool) => $body,
+            Backend::Postgres($pool) => attempt(async { $body }).await,
         }
     };
 }
@@ -188,6 +309,9 @@ pub struct GameRow {
     pub clock_initial_ms: Option<i64>,
     pub clock_increment_ms: Option<i64>,
     pub created_at: i64,
+    /// Open to anyone (chosen at creation): listed by [`ListFilter::Open`]
+    /// and joined by id; otherwise only through the invite code.
+    pub listed: bool,
     pub version: i64,
     pub state: GameState,
     /// In order of ply; empty in lists.
@@ -210,7 +334,7 @@ pub struct Update<'a> {
 /// Which games to list.
 #[derive(Clone, Debug)]
 pub enum ListFilter {
-    /// Games with an open seat.
+    /// Games open to anyone with an open seat.
     Open,
     /// Games being played.
     Live,
@@ -235,12 +359,48 @@ pub struct Store {
     instance: String,
     /// The group-commit writers' queue (see [`Store::commit`]).
     writes: mpsc::UnboundedSender<Job>,
+    health: Arc<Health>,
+}
+
+/// How long a failed write keeps the store reported degraded.
+pub const DEGRADED_FOR: Duration = Duration::from_secs(5);
+
+/// The outcome of the latest failed write.
+#[derive(Debug, Default)]
+struct Health {
+    last_failure: Mutex<Option<(Instant, String)>>,
+    /// Writes are refused until a restart ([`StoreError::WalLost`]).
+    refusing: std::sync::atomic::AtomicBool,
+}
+
+impl Health {
+    fn record<T>(&self, done: &Result<T>) {
+        if let Err(e) = done {
+            if matches!(e, StoreError::WalLost(_)) {
+                self.refusing.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            *self.last_failure.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), e.to_string()));
+        }
+    }
+}
+
+/// Whether the store takes writes, for `/api/health`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreHealth {
+    Ok,
+    /// A write failed less than [`DEGRADED_FOR`] ago (`for_ms` before
+    /// this answer), or writes are refused until a restart (`lasting`).
+    Degraded {
+        error: String,
+        for_ms: u64,
+        lasting: bool,
+    },
 }
 
 const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, version, \
      status, ply, fen, side_to_move, white_player, white_name, white_token, black_player, black_name, black_token, \
      invite, white_ms, black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, \
-     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at";
+     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at, listed";
 
 /// Binds the mutable state columns in the order of `UPDATE_STATE` and
 /// `INSERT_GAME` (placeholders $3..$24): those of `bind_play!`, then the
@@ -300,8 +460,8 @@ macro_rules! bind_play {
 const INSERT_GAME: &str = "INSERT INTO games (id, version, status, ply, fen, side_to_move, invite, white_ms, \
      black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, ai_to_move, updated_at, \
      white_player, white_name, white_token, black_player, black_name, black_token, kind, rules, start_fen, \
-     clock_initial_ms, clock_increment_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
-     $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)";
+     clock_initial_ms, clock_increment_ms, created_at, listed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+     $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)";
 
 /// Decodes a row of `GAME_COLUMNS` (the same code for both backends).
 macro_rules! decode_game {
@@ -323,6 +483,7 @@ macro_rules! decode_game {
                 clock_initial_ms: r.try_get("clock_initial_ms")?,
                 clock_increment_ms: r.try_get("clock_increment_ms")?,
                 created_at: r.try_get("created_at")?,
+                listed: r.try_get::<i64, _>("listed")? != 0,
                 version: r.try_get("version")?,
                 state: GameState {
                     status: r.try_get("status")?,
@@ -388,7 +549,22 @@ impl Store {
             let memory = url.contains(":memory:") || url.contains("mode=memory");
             let mut write = options.connect().await?;
             sqlx::migrate!("./migrations/sqlite").run(&mut write).await?;
-            let writer = Arc::new(AsyncMutex::new(Some(write)));
+            let wal = if memory {
+                None
+            } else {
+                let mut path = options.get_filename().as_os_str().to_owned();
+                path.push("-wal");
+                let path = PathBuf::from(path);
+                wal_identity(&path).map(|(dev, ino)| (path, dev, ino))
+            };
+            let writer = Arc::new(AsyncMutex::new(Writer {
+                conn: Some(write),
+                options: (!memory).then(|| options.clone()),
+                closed: false,
+                wal,
+                wal_lost: false,
+                fault: None,
+            }));
             if !memory {
                 tokio::spawn(checkpoints(options.connect().await?, Arc::downgrade(&writer)));
             }
@@ -412,7 +588,7 @@ impl Store {
         };
         let (writes, queue) = mpsc::unbounded_channel();
         let queue = Arc::new(AsyncMutex::new(queue));
-        let store = Store { pools, instance: instance.to_string(), writes };
+        let store = Store { pools, instance: instance.to_string(), writes, health: Arc::default() };
         for _ in 0..writers {
             tokio::spawn(write_batches(store.pools.write.clone(), store.instance.clone(), queue.clone()));
         }
@@ -438,7 +614,9 @@ impl Store {
             match backend {
                 Backend::Sqlite(pool) => pool.close().await,
                 Backend::SqliteWriter(writer) => {
-                    if let Some(conn) = writer.lock().await.take() {
+                    let mut writer = writer.lock().await;
+                    writer.closed = true;
+                    if let Some(conn) = writer.conn.take() {
                         let _ = conn.close().await;
                     }
                 }
@@ -449,8 +627,22 @@ impl Store {
 
     /// A cheap query that tells whether the database answers.
     pub async fn ping(&self) -> Result<()> {
-        on_pool!(read self, pool => { pool.execute("SELECT 1").await?; });
-        Ok(())
+        on_pool!(read self, pool => {
+            pool.execute("SELECT 1").await?;
+            Ok(())
+        })
+    }
+
+    /// Whether writes went through lately (see [`StoreHealth`]).
+    pub fn health(&self) -> StoreHealth {
+        let lasting = self.health.refusing.load(std::sync::atomic::Ordering::Relaxed);
+        let last = self.health.last_failure.lock().unwrap_or_else(|p| p.into_inner());
+        match &*last {
+            Some((at, error)) if lasting || at.elapsed() < DEGRADED_FOR => {
+                StoreHealth::Degraded { error: error.clone(), for_ms: at.elapsed().as_millis() as u64, lasting }
+            }
+            _ => StoreHealth::Ok,
+        }
     }
 
     /// Stores a new game (at version 1, without moves).
@@ -465,10 +657,11 @@ impl Store {
                 .bind(game.clock_initial_ms)
                 .bind(game.clock_increment_ms)
                 .bind(game.created_at)
+                .bind(game.listed as i64)
                 .execute(pool)
                 .await?;
-        });
-        Ok(())
+            Ok(())
+        })
     }
 
     /// A game with all its moves, or `None`.
@@ -533,6 +726,12 @@ impl Store {
     /// compare-and-swap; this returns once that transaction is committed.
     /// Take-backs go alone.
     pub async fn commit(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
+        let done = self.commit_unrecorded(id, expected_version, update).await;
+        self.health.record(&done);
+        done
+    }
+
+    async fn commit_unrecorded(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
         if update.truncate_from.is_some() || update.append.len() > 1 {
             return commit_alone(&self.pools.write, &self.instance, id, expected_version, update).await;
         }
@@ -553,7 +752,7 @@ impl Store {
     /// Games for a list, newest change first, without their moves.
     pub async fn list_games(&self, filter: &ListFilter, limit: i64) -> Result<Vec<GameRow>> {
         let (condition, hashes) = match filter {
-            ListFilter::Open => ("status = 'waiting'".to_string(), &[][..]),
+            ListFilter::Open => ("status = 'waiting' AND listed = 1".to_string(), &[][..]),
             ListFilter::Live => ("status = 'active'".to_string(), &[][..]),
             ListFilter::Seats(hashes) => {
                 if hashes.is_empty() {
@@ -772,14 +971,14 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
 /// with it, and [`WRITER_CHECKPOINT_PAGES`] bounds it if none does.
 /// Durability is the same: with `synchronous = NORMAL` a checkpoint syncs
 /// the WAL before it copies, and the database file after.
-async fn checkpoints(mut conn: SqliteConnection, writer: Weak<AsyncMutex<Option<SqliteConnection>>>) {
+async fn checkpoints(mut conn: SqliteConnection, writer: Weak<AsyncMutex<Writer>>) {
     let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
         let Some(writer) = writer.upgrade() else { break };
         // Closed (`Store::close`); a writer busy with a batch is not waited for.
-        if writer.try_lock().is_ok_and(|w| w.is_none()) {
+        if writer.try_lock().is_ok_and(|w| w.closed) {
             break;
         }
         // Busy (the writer checkpointing by itself) or failing: next time.
@@ -790,7 +989,7 @@ async fn checkpoints(mut conn: SqliteConnection, writer: Weak<AsyncMutex<Option<
         // it the WAL grows to the writer's own bound, and the batch that
         // reaches it waits for a long checkpoint (SQLite's tail latency).
         let guard = writer.lock().await;
-        if guard.is_none() {
+        if guard.closed {
             break;
         }
         let _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await;
@@ -867,6 +1066,13 @@ async fn write_batches(backend: Backend, instance: String, queue: Arc<AsyncMutex
                     let _ = job.reply.send(Ok(applied));
                 }
             }
+            // Committed, but the WAL it went to is gone: nothing more
+            // is written (see `Writer::check_wal`).
+            Err(StoreError::WalLost(path)) => {
+                for job in batch.drain(..) {
+                    let _ = job.reply.send(Err(StoreError::WalLost(path.clone())));
+                }
+            }
             // Nothing of the batch was committed: each commit alone, so
             // that each gets its own answer (and one bad commit cannot
             // fail the others).
@@ -883,7 +1089,8 @@ async fn write_batches(backend: Backend, instance: String, queue: Arc<AsyncMutex
 }
 
 /// Commits `batch` as one transaction: for each commit whether it applied.
-/// An error means that nothing was committed.
+/// An error means that nothing was committed, but for
+/// [`StoreError::WalLost`] (committed, and maybe not durable).
 ///
 /// The moves of different games are written together, a few statements
 /// for the whole batch (on PostgreSQL one); other changes, and a second
@@ -902,8 +1109,15 @@ async fn write_batch(
     match backend {
         Backend::SqliteWriter(writer) => {
             let mut guard = writer.lock().await;
-            let conn = guard.as_mut().ok_or(StoreError::Database(sqlx::Error::PoolClosed))?;
-            applied = sqlite_batch(conn, &moves, &others, &mut others_applied).await?;
+            let conn = guard.connection().await?;
+            match sqlite_batch(conn, &moves, &others, &mut others_applied).await {
+                Ok(done) => applied = done,
+                Err(e) => {
+                    guard.failed().await;
+                    return Err(e);
+                }
+            }
+            guard.check_wal().await?;
         }
         // Not used for writes (`Store::connect`); still right.
         Backend::Sqlite(pool) => {

@@ -17,6 +17,7 @@ fn new_game(id: &str, status: &str, invite: Option<&str>) -> GameRow {
         clock_initial_ms: Some(60_000),
         clock_increment_ms: Some(1_000),
         created_at: 1_000,
+        listed: false,
         version: 1,
         state: GameState {
             status: status.into(),
@@ -142,7 +143,11 @@ async fn concurrent_moves_of_many_games(store: &Store) {
 }
 
 async fn lists_and_claims(store: &Store) {
-    store.insert_game(&new_game("open1", "waiting", Some("inv-1"))).await.unwrap();
+    let mut open = new_game("open1", "waiting", Some("inv-1"));
+    open.listed = true;
+    store.insert_game(&open).await.unwrap();
+    // Waiting for whoever holds its invite: not listed.
+    store.insert_game(&new_game("private1", "waiting", Some("inv-3"))).await.unwrap();
     let mut live = new_game("live1", "active", None);
     live.state.white.token_hash = Some("hash-x".into());
     live.state.ai_to_move = true;
