@@ -286,7 +286,8 @@ fn garbage_requests_get_4xx_and_the_server_stays_up() {
         "a".repeat(1_000_000)
     );
     let huge_body = format!(
-        "POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 1000000\r\n\r\n{}",
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Content-Length: 1000000\r\n\r\n{}",
         "{".repeat(1_000_000)
     );
     let cases: Vec<Vec<u8>> = vec![
