@@ -1,6 +1,8 @@
 //! Replay Salta match records (`monte match --records FILE`) and print,
 //! for each game, how it ended, each side's distance every 50 plies, and
-//! how many calls each side made: where the plies of a long game went.
+//! how many calls each side made, and (in brackets) how many opponent
+//! pieces stood on each side's targets: where the plies of a long game
+//! went.
 //!
 //! cargo run --release -p monte-engine --example salta_games -- FILE [STEP]
 
@@ -69,6 +71,10 @@ fn main() {
             }
         }
         let mut calls = [0usize; 2];
+        // Per side: the last ply an opponent piece stood on its targets,
+        // and the first ply its distance was at most 10.
+        let mut blocked_until = [0usize; 2];
+        let mut near = [None::<usize>; 2];
         let mut line = String::new();
         for n in 0..=plies {
             let pos = game.position_after(n).expect("a ply of the game");
@@ -78,18 +84,37 @@ fn main() {
                     calls[pos.side_to_move().index()] += 1;
                 }
             }
+            let blockers = |side: Side| (pos.pieces(!side) & pos.target_set(side)).count_ones();
+            for side in [Side::White, Side::Black] {
+                if blockers(side) > 0 {
+                    blocked_until[side.index()] = n;
+                }
+                if near[side.index()].is_none() && pos.distance(side) <= 10 {
+                    near[side.index()] = Some(n);
+                }
+            }
             if n % step == 0 || n == plies {
-                line.push_str(&format!(" {n}:{}/{}", pos.distance(Side::White), pos.distance(Side::Black)));
+                line.push_str(&format!(
+                    " {n}:{}/{}({}/{})",
+                    pos.distance(Side::White),
+                    pos.distance(Side::Black),
+                    blockers(Side::White),
+                    blockers(Side::Black)
+                ));
             }
         }
         println!(
-            "game {:2} {} {} {} plies {plies} calls W {} B {} |{line}",
+            "game {:2} {} {} {} plies {plies} calls W {} B {} blocked until W {} B {} within 10 W {} B {} |{line}",
             i + 1,
             record.tag("White").unwrap_or("?"),
             record.result,
             record.tag("Termination").unwrap_or("-"),
             calls[0],
-            calls[1]
+            calls[1],
+            blocked_until[0],
+            blocked_until[1],
+            near[0].map_or("-".into(), |n| n.to_string()),
+            near[1].map_or("-".into(), |n| n.to_string()),
         );
     }
 }

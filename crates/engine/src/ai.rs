@@ -154,10 +154,10 @@ where
         reached = child_depth;
     }
     let depth = reached;
-    // A race leader's plan (a Salta army far ahead, on its way home) is
-    // worth its margin here as in the full search: a weakened player still
-    // makes its mistakes in the fight, but brings its pieces home once
-    // it is clear of it, instead of wandering as much as it advances.
+    // A plan (a Salta army near home, on its way there) is worth its
+    // margin here as in the full search: a weakened player still makes
+    // its mistakes in the fight, but brings its pieces home once it is
+    // near, instead of wandering as much as it advances.
     // (The score reported is the move's own.)
     let planned = pos.planned_move();
     let weighed = |&(mv, s): &(P::Move, i32)| s + if planned == Some(mv) { crate::search::PLAN_MARGIN } else { 0 };

@@ -70,8 +70,8 @@ where
     fn race_leader(&self) -> Option<Side> {
         None
     }
-    /// A move the side to move means to play by a plan of its own (a race
-    /// leader's way home in Salta), which the search plays unless it finds
+    /// A move the side to move means to play by a plan of its own (an
+    /// army's way home in Salta), which the search plays unless it finds
     /// a move clearly better.
     fn planned_move(&self) -> Option<Self::Move> {
         None
@@ -451,9 +451,14 @@ impl EngineGame for SaltaPosition {
         }
     }
 
+    /// Any side within [`crate::race::PLAN_DISTANCE`] of home plans, not
+    /// only a race leader: two equal armies that only fought kept each
+    /// other from finishing for hundreds of plies, each with its pieces
+    /// jammed on each other's targets at home and one or two left in the
+    /// other's camp to call from. Not under a move limit scored by
+    /// distance, where every step of the fight counts at the end.
     fn planned_move(&self) -> Option<SaltaMove> {
-        let me = self.side_to_move();
-        if self.race_leader() != Some(me) || self.distance(me) > crate::race::PLAN_DISTANCE {
+        if self.rules().scored_limit() || self.distance(self.side_to_move()) > crate::race::PLAN_DISTANCE {
             return None;
         }
         crate::race::planned_move(self)

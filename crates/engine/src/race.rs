@@ -267,7 +267,7 @@ pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
     Some((mv, value))
 }
 
-/// Own distance from which on a race leader follows a plan
+/// Own distance from which on a side follows a plan
 /// ([`planned_move`]).
 pub const PLAN_DISTANCE: u32 = 60;
 
@@ -801,6 +801,21 @@ mod tests {
         let r = searcher.search(&pos, &[], &crate::Limits::nodes(20_000), &stop, &mut |_| {});
         assert!(r.best.is_some_and(|mv| pos.is_legal(mv)));
         assert!(r.nodes >= 20_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn every_army_near_home_plans_unless_a_limit_scores_distance() {
+        // Each side one step from home: nobody leads the race, and the side
+        // to move plans all the same.
+        let pos = nearly_finished();
+        assert_eq!(crate::EngineGame::race_leader(&pos), None);
+        let planned = crate::EngineGame::planned_move(&pos).unwrap();
+        assert_eq!((planned.from, planned.to, planned.call), (sq("i7"), sq("j8"), false));
+        // Under a move limit scored by distance nobody follows a plan.
+        let mut rules = monte_rules::salta::SaltaRules::seed();
+        rules.move_limit = Some(120);
+        let limited = SaltaPosition::from_fen(rules, &pos.fen()).unwrap();
+        assert_eq!(crate::EngineGame::planned_move(&limited), None);
     }
 
     #[test]

@@ -291,7 +291,7 @@ impl Searcher {
                 pv: vec![mv],
             };
         }
-        // A plan of the game's own (a Salta race leader's way home) is
+        // A plan of the game's own (a Salta army's way home) is
         // searched first and worth `PLAN_MARGIN` more than its score: the
         // search plays another move only when it finds it clearly better.
         let planned = if self.options.classic { None } else { root.planned_move() };
