@@ -401,6 +401,12 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     if pos.pending_call().is_some() {
         return None;
     }
+    // A piece that can drive the enemy piece off its own target and step
+    // home after does so before anything else: that enemy piece may
+    // never leave by itself.
+    if let Some(mv) = eviction(pos, true) {
+        return Some(mv);
+    }
     let me = pos.side_to_move();
     let opp = pos.pieces(!me);
     let pieces = army(pos, me);
@@ -418,7 +424,7 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     // An army that found no way round these walls is not asked again.
     let attempt = army_key ^ mix(walls);
     if NO_PLAN.with(|failed| failed.borrow().contains(&attempt)) {
-        return None;
+        return eviction(pos, false);
     }
     let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
     let path = if solution.first.is_some() {
@@ -429,6 +435,10 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
         None
     };
     let Some(mv) = path.as_ref().and_then(|path| path.first()).and_then(|&first| step(first)) else {
+        // Nothing to plan round these walls: drive a wall off a target.
+        if let Some(mv) = eviction(pos, false) {
+            return Some(mv);
+        }
         NO_PLAN.with(|failed| {
             let mut failed = failed.borrow_mut();
             if failed.len() >= CACHE_LIMIT {
@@ -454,6 +464,60 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
         }
     });
     Some(mv)
+}
+
+/// A move that drives an enemy piece off one of the side to move's
+/// targets: a piece steps (or jumps) next to it with a call, and every
+/// answer the opponent has is a jump of a piece on those targets onto a
+/// square that is not one. Best is the eviction by the piece whose target
+/// it is: it steps home on the next move, before the evicted piece can
+/// come back. `owner_only` asks for that kind alone. Among the others the
+/// one that costs the mover least (steps away from its target, and a
+/// piece leaving its own target costs two more); an eviction the evicted
+/// piece can answer with a call back costs three more.
+pub fn eviction(pos: &SaltaPosition, owner_only: bool) -> Option<SaltaMove> {
+    if pos.pending_call().is_some() {
+        return None;
+    }
+    let me = pos.side_to_move();
+    let targets = pos.target_set(me);
+    let blockers = pos.pieces(!me) & targets;
+    if blockers == 0 {
+        return None;
+    }
+    let mut moves = monte_rules::MoveList::new();
+    pos.generate(&mut moves);
+    let mut best: Option<(i32, SaltaMove)> = None;
+    for &mv in moves.iter().filter(|mv| mv.call) {
+        let Some(target) = pos.target_of_square(mv.from) else { continue };
+        let owner = neighbours(1 << mv.to) & blockers & (1 << target) != 0;
+        if owner_only && !owner {
+            continue;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        let mut answers = monte_rules::MoveList::new();
+        after.generate(&mut answers);
+        let evicts = |a: &SaltaMove| blockers & (1 << a.from) != 0 && targets & (1 << a.to) == 0;
+        if answers.is_empty() || !answers.iter().all(evicts) {
+            continue;
+        }
+        let home = mv.from == target;
+        // An answer that calls back (the evicted piece lands next to the
+        // caller, and the caller must jump away from the emptied target)
+        // makes the eviction worth less; the search judges it.
+        let called_back = if answers.iter().any(|a| a.call) { 3 } else { 0 };
+        let cost = called_back
+            + if owner {
+                -10
+            } else {
+                dist(mv.to, target) as i32 - dist(mv.from, target) as i32 + if home { 2 } else { 0 }
+            };
+        if best.is_none_or(|(c, _)| cost < c) {
+            best = Some((cost, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
 }
 
 /// A key per side, so that the two armies' plans never share a key.
@@ -677,9 +741,21 @@ mod tests {
         assert!(detours > 0 && impossible > 0, "{detours} {impossible}");
     }
 
+    /// A fresh one-thread search of `pos` within `limits`.
+    fn search(pos: &SaltaPosition, limits: crate::Limits) -> crate::SearchResult<SaltaMove> {
+        let searcher = crate::Searcher::new(crate::SearchOptions::default());
+        searcher.search(pos, &[], &limits, &std::sync::atomic::AtomicBool::new(false), &mut |_| {})
+    }
+
     /// Every piece on its target but White's and Black's sun 1, one step
     /// off (White's on i7, Black's on b4): the armies are apart.
     fn nearly_finished() -> SaltaPosition {
+        finished_but(&[("j8", "i7"), ("a3", "b4")])
+    }
+
+    /// Every piece on its target but those moved from one square to
+    /// another, in order; White to move.
+    fn finished_but(moved: &[(&str, &str)]) -> SaltaPosition {
         use monte_rules::salta::{Kind, Piece};
         let rules = monte_rules::salta::SaltaRules::seed();
         let mut cells = [None; 55];
@@ -691,8 +767,9 @@ mod tests {
                 }
             }
         }
-        cells[sq("i7") as usize] = cells[sq("j8") as usize].take();
-        cells[sq("b4") as usize] = cells[sq("a3") as usize].take();
+        for &(from, to) in moved {
+            cells[sq(to) as usize] = cells[sq(from) as usize].take();
+        }
         let board: Vec<String> = (0..10)
             .rev()
             .map(|y| {
@@ -717,14 +794,7 @@ mod tests {
         let (mv, value) = fastest_finish(&pos).unwrap();
         assert_eq!((mv.from, mv.to, mv.call, value), (sq("i7"), sq("j8"), false, 100));
         // The search plays it without searching.
-        let searcher = crate::Searcher::new(crate::SearchOptions::default());
-        let r = searcher.search(
-            &pos,
-            &[],
-            &crate::Limits::depth(4),
-            &std::sync::atomic::AtomicBool::new(false),
-            &mut |_| {},
-        );
+        let r = search(&pos, crate::Limits::depth(4));
         assert_eq!((r.best, r.nodes), (Some(mv), 0));
     }
 
@@ -801,6 +871,37 @@ mod tests {
         let r = searcher.search(&pos, &[], &crate::Limits::nodes(20_000), &stop, &mut |_| {});
         assert!(r.best.is_some_and(|mv| pos.is_legal(mv)));
         assert!(r.nodes >= 20_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn a_piece_drives_the_enemy_off_its_target_and_steps_home() {
+        // Black's sun 1 stands on j8, White's sun 1's target; White's sun 1
+        // is on h6, Black's star 3 on g5. Stepping to i7 with a call, the
+        // White sun leaves Black one answer, the jump j8:h6 off the target
+        // (g5 taken, no call back), and then steps home.
+        let pos = finished_but(&[("j8", "h6"), ("a3", "j8"), ("e1", "g5")]);
+        let evict = SaltaMove { from: sq("h6"), to: sq("i7"), call: true };
+        assert_eq!(eviction(&pos, true), Some(evict));
+        assert_eq!(crate::EngineGame::planned_move(&pos), Some(evict));
+        let mut after = pos.clone();
+        after.play(evict).unwrap();
+        let mut answers = monte_rules::MoveList::new();
+        after.generate(&mut answers);
+        let jumps: Vec<_> = answers.iter().map(|a| (a.from, a.to, a.call)).collect();
+        assert_eq!(jumps, vec![(sq("j8"), sq("h6"), false)]);
+        after.play(SaltaMove { from: sq("j8"), to: sq("h6"), call: false }).unwrap();
+        after.play(SaltaMove { from: sq("i7"), to: sq("j8"), call: false }).unwrap();
+        assert_eq!(after.status().outcome().and_then(|o| o.winner), Some(Side::White));
+        // The search, asked the same, plays it.
+        let r = search(&pos, crate::Limits::nodes(20_000));
+        assert_eq!(r.best, Some(evict), "{:?} {:?}", r.score, r.pv);
+        // With g5 free the evicted sun can call back, and the White sun
+        // must jump i7:g5, away from home: still offered, but the search
+        // finds better.
+        let answered = finished_but(&[("j8", "h6"), ("a3", "j8")]);
+        assert_eq!(eviction(&answered, true), Some(evict));
+        let r = search(&answered, crate::Limits::nodes(20_000));
+        assert!(r.best.is_some_and(|mv| mv != evict));
     }
 
     #[test]
