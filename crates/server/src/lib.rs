@@ -18,12 +18,14 @@ pub mod error;
 pub mod games;
 pub mod hub;
 pub mod model;
+pub mod net;
 pub mod web;
 
 pub use ai::AiConfig;
 pub use error::ApiError;
 use games::Games;
 use model::now_ms;
+pub use net::Limits;
 
 /// A server's settings.
 #[derive(Clone, Debug)]
@@ -42,6 +44,8 @@ pub struct Config {
     pub ws_rate: f64,
     /// Largest request body, in bytes.
     pub body_limit: usize,
+    /// Timeouts and caps of connections.
+    pub limits: Limits,
     pub ai: AiConfig,
 }
 
@@ -55,6 +59,7 @@ impl Default for Config {
             rate_burst: 100.0,
             ws_rate: 20.0,
             body_limit: 64 * 1024,
+            limits: Limits::default(),
             ai: AiConfig::default(),
         }
     }
@@ -77,6 +82,8 @@ pub struct App {
     pub games: Games,
     pub config: Config,
     pub stats: Stats,
+    /// The open connections (counted against `config.limits`).
+    pub connections: Arc<net::Connections>,
 }
 
 /// Counters of this instance (shown by `/api/health`).
@@ -119,7 +126,7 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
     let listener = store.listen().await?;
     let (ai_tx, ai_rx) = mpsc::unbounded_channel();
     let games = Games::new(store, hub::Hub::default(), ai_tx.clone());
-    let app = Arc::new(App { games, config: config.clone(), stats: Stats::default() });
+    let app = Arc::new(App { games, config: config.clone(), stats: Stats::default(), connections: Arc::default() });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
     if let Some(listener) = listener {
         tasks.push(tokio::spawn(follow(app.clone(), listener)));
@@ -183,17 +190,10 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .await
         .map_err(|source| ServerError::Listen { addr: config.listen, source })?;
     ready(listener.local_addr()?);
-    // Small WebSocket frames go out at once, not after the peer's delayed
-    // acknowledgement (Nagle's algorithm).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let service = instance.router.clone().into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    run(&instance, listener, stop).await;
     // The background tasks go first: the change-notice listener holds a
     // pooled connection, and closing the pool waits for every connection.
     for task in &instance.tasks {
@@ -201,6 +201,13 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     }
     instance.app.games.store.close().await;
     Ok(())
+}
+
+/// Serves `instance` on `listener` (with the connection timeouts and caps
+/// of its config) until `stop` resolves.
+pub async fn run(instance: &Instance, listener: tokio::net::TcpListener, stop: impl std::future::Future<Output = ()>) {
+    let app = &instance.app;
+    net::run(listener, instance.router.clone(), app.connections.clone(), app.config.limits.clone(), stop).await;
 }
 
 /// [`serve`] on a runtime of its own, for the command line.
