@@ -49,6 +49,10 @@ pub struct ServeArgs {
     /// and closed (0: no cap; behind a proxy every client has its address)
     #[arg(long, default_value_t = 64)]
     max_connections_per_ip: usize,
+    /// On SIGTERM or SIGINT: seconds the requests in flight and the
+    /// WebSockets' goodbyes may take before the server stops anyway
+    #[arg(long, default_value_t = 10.0)]
+    drain_timeout: f64,
     /// AI search threads in use at once (default: the number of cores)
     #[arg(long)]
     ai_threads: Option<usize>,
@@ -83,6 +87,7 @@ impl ServeArgs {
             rate_burst: self.rate_burst,
             ws_rate: self.ws_rate.max(0.0),
             limits,
+            drain_timeout: seconds("--drain-timeout", self.drain_timeout)?,
             ..monte_server::Config::default()
         };
         if let Some(n) = self.ai_threads {

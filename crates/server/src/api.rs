@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -502,8 +502,14 @@ async fn serve_socket(
     let mut ping =
         tokio::time::interval_at(tokio::time::Instant::now() + app.config.limits.ws_ping, app.config.limits.ws_ping);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut stopping = app.stopping.subscribe();
     loop {
         tokio::select! {
+            () = stopped(&mut stopping) => {
+                let goodbye = CloseFrame { code: close_code::AWAY, reason: "the server is stopping".into() };
+                deliver(&mut sink, Message::Close(Some(goodbye)), within).await;
+                break;
+            }
             _ = ping.tick() => {
                 if heard.elapsed() >= within || !deliver(&mut sink, Message::Ping(Bytes::new()), within).await {
                     break;
@@ -560,6 +566,11 @@ async fn serve_socket(
             }
         }
     }
+}
+
+/// Returns once the server is stopping.
+async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|s| *s).await;
 }
 
 /// Sends one message to a socket's peer: false when the socket is gone,

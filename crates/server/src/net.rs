@@ -19,7 +19,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Notify, Semaphore, watch};
 use tokio::time::Sleep;
 use tower::ServiceExt;
 
@@ -110,6 +110,8 @@ const LINGERING: usize = 64;
 #[derive(Debug, Default)]
 pub struct Connections {
     open: Mutex<Open>,
+    /// Told when the last connection closes.
+    none_open: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -139,6 +141,18 @@ impl Connections {
     pub fn open(&self) -> usize {
         self.open.lock().unwrap_or_else(|p| p.into_inner()).total
     }
+
+    /// Returns when no connection is open.
+    pub async fn drained(&self) {
+        loop {
+            let mut closed = pin!(self.none_open.notified());
+            closed.as_mut().enable();
+            if self.open() == 0 {
+                return;
+            }
+            closed.await;
+        }
+    }
 }
 
 /// One admitted connection: counted until dropped.
@@ -157,6 +171,9 @@ impl Drop for Seat {
             if *n == 0 {
                 open.per_address.remove(&self.ip);
             }
+        }
+        if open.total == 0 {
+            self.connections.none_open.notify_waiters();
         }
     }
 }

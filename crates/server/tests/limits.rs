@@ -7,6 +7,7 @@
 //! Clients take loopback addresses of their own (127.0.0.2, ...) to be
 //! told apart from the health checks (127.0.0.1).
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -31,15 +32,20 @@ impl Drop for Served {
 }
 
 async fn serve(tag: &str, limits: Limits) -> Served {
+    serve_until(tag, Config { limits, ..Config::default() }, std::future::pending()).await
+}
+
+/// Serves with `config` (its database aside) until `stop` resolves.
+async fn serve_until(tag: &str, config: Config, stop: impl Future<Output = ()> + Send + 'static) -> Served {
     let dir = std::env::temp_dir().join(format!("monte-limits-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let database = dir.join("monte.db").to_string_lossy().into_owned();
-    let config = Config { database, rate_limit: 0.0, limits, ..Config::default() };
+    let config = Config { database, rate_limit: 0.0, ..config };
     let instance = monte_server::start(config).await.expect("start on sqlite");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move { monte_server::run(&instance, listener, std::future::pending()).await });
+    let task = tokio::spawn(async move { monte_server::run(&instance, listener, stop).await });
     Served { addr, task, dir }
 }
 
@@ -269,14 +275,8 @@ async fn refused(host: u8, addr: SocketAddr) -> (u16, Value) {
     (status, body)
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_websocket_peer_that_stops_answering_pings_is_closed() {
-    let limits =
-        Limits { ws_ping: Duration::from_millis(200), ws_timeout: Duration::from_millis(600), ..Limits::default() };
-    let served = serve("ws", limits).await;
-    let addr = served.addr;
+/// A game of Salta, both seats taken by the caller: the creation answer.
+async fn create_game(addr: SocketAddr) -> Value {
     let mut stream = connect_from(1, addr).await;
     let body = json!({ "game": "salta", "white": "me", "black": "me" }).to_string();
     let request = format!(
@@ -287,6 +287,18 @@ async fn a_websocket_peer_that_stops_answering_pings_is_closed() {
     stream.write_all(request.as_bytes()).await.unwrap();
     let (status, _, created) = answer(&mut stream).await;
     assert_eq!(status, 201, "{created}");
+    created
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_peer_that_stops_answering_pings_is_closed() {
+    let limits =
+        Limits { ws_ping: Duration::from_millis(200), ws_timeout: Duration::from_millis(600), ..Limits::default() };
+    let served = serve("ws", limits).await;
+    let addr = served.addr;
+    let created = create_game(addr).await;
     let url = format!("ws://{addr}/api/games/{}/ws", created["game"]["id"].as_str().unwrap());
     let connect = || async { tokio_tungstenite::connect_async(url.as_str()).await.expect("connect").0 };
     let (live, mut dead): (Ws, Ws) = (connect().await, connect().await);
@@ -323,4 +335,55 @@ async fn a_websocket_peer_that_stops_answering_pings_is_closed() {
     assert!(ended && still_open);
     // The live socket and the health check.
     assert_eq!(body["connections"].as_u64(), Some(2), "{body}");
+}
+
+/// A stop: no new connections; a WebSocket is told 1001 (going away); a
+/// request in flight is waited for, but no longer than the drain timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_says_goodbye_on_websockets_and_waits_at_most_the_drain_timeout() {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let config = Config { drain_timeout: Duration::from_millis(500), ..Config::default() };
+    let mut served = serve_until("stop", config, async move {
+        let _ = stopped.await;
+    })
+    .await;
+    let addr = served.addr;
+    let created = create_game(addr).await;
+    let url = format!("ws://{addr}/api/games/{}/ws", created["game"]["id"].as_str().unwrap());
+    let (mut watcher, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("connect");
+    // A request in flight: its body is sent slowly (the body timeout is 10 s).
+    let mut slow = connect_from(2, addr).await;
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+    );
+    slow.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    let t = Instant::now();
+    stop.send(()).unwrap();
+    let code = loop {
+        match tokio::time::timeout(Duration::from_secs(2), watcher.next()).await {
+            Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Close(frame)))) => {
+                break frame.map(|f| u16::from(f.code));
+            }
+            Ok(Some(Ok(_))) => continue,
+            _ => break None,
+        }
+    };
+    let goodbye = t.elapsed();
+    let refused = TcpStream::connect(addr).await.is_err();
+    (&mut served.task).await.unwrap();
+    let stopped_after = t.elapsed();
+    eprintln!(
+        "stop: WebSocket closed with {code:?} after {:.1} ms; a new connection refused: {refused}; \
+         with a request in flight, run returned after {:.0} ms (drain timeout 500 ms)",
+        goodbye.as_secs_f64() * 1000.0,
+        stopped_after.as_secs_f64() * 1000.0
+    );
+    assert_eq!(code, Some(1001));
+    assert!(refused, "a connection after the stop");
+    assert!(
+        stopped_after >= Duration::from_millis(500) && stopped_after < Duration::from_millis(1500),
+        "{stopped_after:?}"
+    );
 }
