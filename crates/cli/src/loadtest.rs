@@ -160,6 +160,7 @@ async fn start_server(database: Option<&str>) -> Result<(Target, SocketAddr)> {
     let exe = std::env::current_exe().context("cannot find the monte executable")?;
     let mut child = Command::new(exe)
         .args(["serve", "--database", &url, "--listen", "127.0.0.1:0", "--rate-limit", "0", "--ws-rate", "0"])
+        .args(["--max-connections-per-ip", "0"])
         .args(["--instance", "loadtest"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -27,6 +27,32 @@ pub struct ServeArgs {
     /// WebSocket commands per second per connection (0: no limit)
     #[arg(long, default_value_t = 20.0)]
     ws_rate: f64,
+    /// Seconds a connection has to send a request's headers, from when it
+    /// opens or its previous answer was sent: also the keep-alive idle time
+    #[arg(long, default_value_t = 10.0)]
+    header_timeout: f64,
+    /// Seconds a request has to send its body, from its headers (408 after)
+    #[arg(long, default_value_t = 10.0)]
+    body_timeout: f64,
+    /// Seconds between the pings sent on a WebSocket
+    #[arg(long, default_value_t = 20.0)]
+    ws_ping: f64,
+    /// Seconds without a word (a pong, a command) from a WebSocket's peer
+    /// before it is closed as dead
+    #[arg(long, default_value_t = 45.0)]
+    ws_timeout: f64,
+    /// Open connections in all; more are answered 503 and closed (0: no
+    /// cap; default: 10,000, or the open-files limit less 128 if lower)
+    #[arg(long)]
+    max_connections: Option<usize>,
+    /// Open connections from one client address; more are answered 429
+    /// and closed (0: no cap; behind a proxy every client has its address)
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_ip: usize,
+    /// On SIGTERM or SIGINT: seconds the requests in flight and the
+    /// WebSockets' goodbyes may take before the server stops anyway
+    #[arg(long, default_value_t = 10.0)]
+    drain_timeout: f64,
     /// AI search threads in use at once (default: the number of cores)
     #[arg(long)]
     ai_threads: Option<usize>,
@@ -41,7 +67,18 @@ impl ServeArgs {
             Some(d) => d.clone(),
             None => std::env::var("DATABASE_URL").unwrap_or_else(|_| "sqlite:monte.db".into()),
         };
-        anyhow::ensure!(self.ai_max_seconds > 0.0 && self.ai_max_seconds.is_finite(), "--ai-max-seconds must be > 0");
+        let limits = monte_server::Limits {
+            header_timeout: seconds("--header-timeout", self.header_timeout)?,
+            body_timeout: seconds("--body-timeout", self.body_timeout)?,
+            ws_ping: seconds("--ws-ping", self.ws_ping)?,
+            ws_timeout: seconds("--ws-timeout", self.ws_timeout)?,
+            max_connections_per_address: self.max_connections_per_ip,
+            ..monte_server::Limits::default()
+        };
+        let limits = match self.max_connections {
+            Some(n) => monte_server::Limits { max_connections: n, ..limits },
+            None => limits,
+        };
         let mut config = monte_server::Config {
             database,
             listen: self.listen,
@@ -49,15 +86,23 @@ impl ServeArgs {
             rate_limit: self.rate_limit.max(0.0),
             rate_burst: self.rate_burst,
             ws_rate: self.ws_rate.max(0.0),
+            limits,
+            drain_timeout: seconds("--drain-timeout", self.drain_timeout)?,
             ..monte_server::Config::default()
         };
         if let Some(n) = self.ai_threads {
             anyhow::ensure!(n > 0, "--ai-threads must be at least 1");
             config.ai.max_threads = n;
         }
-        config.ai.max_move = Duration::from_secs_f64(self.ai_max_seconds);
+        config.ai.max_move = seconds("--ai-max-seconds", self.ai_max_seconds)?;
         Ok(config)
     }
+}
+
+/// A duration given in seconds: more than 0, and at most a day.
+fn seconds(flag: &str, s: f64) -> Result<Duration> {
+    anyhow::ensure!(s > 0.0 && s <= 86_400.0, "{flag} {s}: expected more than 0 and at most 86400 seconds");
+    Ok(Duration::from_secs_f64(s))
 }
 
 pub fn serve(args: &ServeArgs) -> Result<()> {

@@ -1,6 +1,6 @@
-//! `monte serve` as real processes: killed with SIGKILL in the middle of
-//! games and restarted, raced, fed garbage, and run as two instances on one
-//! PostgreSQL database.
+//! `monte serve` as real processes: killed with SIGKILL and stopped with
+//! SIGTERM in the middle of games and restarted, raced, fed garbage, and
+//! run as two instances on one PostgreSQL database.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -42,6 +42,21 @@ impl Server {
             .parse()
             .expect("an address");
         Server { child, addr }
+    }
+
+    /// SIGTERM (sent with kill(1): no unsafe code, no extra crate), then
+    /// waits for the process to end: its exit status, and the time it took.
+    fn terminate(mut self) -> (std::process::ExitStatus, Duration) {
+        let sent = Instant::now();
+        let kill = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().expect("run kill");
+        assert!(kill.success(), "kill -TERM: {kill}");
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for monte serve") {
+                return (status, sent.elapsed());
+            }
+            assert!(sent.elapsed() < Duration::from_secs(30), "monte serve still runs 30 s after SIGTERM");
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// SIGKILL: no chance to flush or finish anything.
@@ -125,6 +140,16 @@ fn legal(game: &Value) -> Vec<String> {
     all
 }
 
+/// The move a test player makes in `game` (a fixed pick among the legal
+/// ones): its ply, its notation, and the token of the side to move.
+fn choose<'a>(game: &Value, white: &'a str, black: &'a str) -> (i64, String, &'a str) {
+    let ply = game["ply"].as_i64().unwrap();
+    let moves = legal(game);
+    let mv = moves[(ply as usize * 5 + 3) % moves.len()].clone();
+    let token = if game["side_to_move"] == "white" { white } else { black };
+    (ply, mv, token)
+}
+
 fn temp_db(tag: &str) -> (std::path::PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("monte-serve-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -166,10 +191,7 @@ fn nothing_acknowledged_is_lost(database: &str) {
                 let mut acked: Vec<(i64, String)> = Vec::new();
                 let mut game = ok(addr, "GET", &format!("/api/games/{id}"), None, None)["game"].clone();
                 while game["status"] == "active" {
-                    let ply = game["ply"].as_i64().unwrap();
-                    let moves = legal(&game);
-                    let mv = moves[(ply as usize * 5 + 3) % moves.len()].clone();
-                    let token = if game["side_to_move"] == "white" { &white } else { &black };
+                    let (ply, mv, token) = choose(&game, &white, &black);
                     let body = json!({ "move": mv, "ply": ply });
                     match http(addr, "POST", &format!("/api/games/{id}/moves"), Some(token), Some(&body)) {
                         Some((200, v)) => {
@@ -221,21 +243,206 @@ fn nothing_acknowledged_is_lost(database: &str) {
     }
 }
 
-#[test]
-fn sigkill_mid_game_loses_nothing_acknowledged_on_sqlite() {
-    let (dir, db) = temp_db("kill");
-    nothing_acknowledged_is_lost(&db);
+/// Runs `test` on a fresh SQLite database (`tag` names its directory).
+fn on_sqlite(tag: &str, test: impl FnOnce(&str)) {
+    let (dir, db) = temp_db(tag);
+    test(&db);
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[test]
-fn sigkill_mid_game_loses_nothing_acknowledged_on_postgres() {
-    if skip_postgres("sigkill_mid_game_loses_nothing_acknowledged_on_postgres") {
+/// Runs `test` (named `name`) on a fresh PostgreSQL database, unless
+/// PostgreSQL tests are skipped.
+fn on_postgres(name: &str, test: impl FnOnce(&str)) {
+    if skip_postgres(name) {
         return;
     }
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let db = runtime.block_on(TestDatabase::create());
-    nothing_acknowledged_is_lost(&db.url);
+    test(&db.url);
+}
+
+#[test]
+fn sigkill_mid_game_loses_nothing_acknowledged_on_sqlite() {
+    on_sqlite("kill", nothing_acknowledged_is_lost);
+}
+
+#[test]
+fn sigkill_mid_game_loses_nothing_acknowledged_on_postgres() {
+    on_postgres("sigkill_mid_game_loses_nothing_acknowledged_on_postgres", nothing_acknowledged_is_lost);
+}
+
+/// One player's part of the SIGTERM test: its games, and the moves the
+/// server acknowledged: (game, ply, move).
+#[derive(Debug, Default)]
+struct Played {
+    games: Vec<(String, String, String)>,
+    acked: Vec<(String, i64, String)>,
+    /// Every move request: when it was sent, when it ended, and whether
+    /// it was answered (no answer: the server had stopped accepting).
+    requests: Vec<(Instant, Instant, bool)>,
+    /// Answers other than 200 and 201, by status.
+    other: Vec<u16>,
+}
+
+/// Creates a game both of whose seats `addr`'s caller holds: (id, white's
+/// token, black's token), or None when the server does not answer.
+fn new_game(addr: SocketAddr, kind: &str) -> Option<(String, String, String)> {
+    let (status, v) =
+        http(addr, "POST", "/api/games", None, Some(&json!({ "game": kind, "white": "me", "black": "me" })))?;
+    assert_eq!(status, 201, "{v}");
+    let token = |side: &str| v["tokens"][side].as_str().unwrap().to_string();
+    Some((v["game"]["id"].as_str().unwrap().to_string(), token("white"), token("black")))
+}
+
+/// Plays game after game, each move sent with its ply, until the server
+/// stops answering.
+fn play_until_stopped(addr: SocketAddr, kind: &'static str, first: (String, String, String)) -> Played {
+    let mut played = Played::default();
+    let mut next = Some(first);
+    while let Some((id, white, black)) = next.take() {
+        played.games.push((id.clone(), white.clone(), black.clone()));
+        let Some((_, v)) = http(addr, "GET", &format!("/api/games/{id}"), None, None) else { break };
+        let mut game = v["game"].clone();
+        while game["status"] == "active" {
+            let (ply, mv, token) = choose(&game, &white, &black);
+            let body = json!({ "move": mv, "ply": ply });
+            let sent = Instant::now();
+            let answer = http(addr, "POST", &format!("/api/games/{id}/moves"), Some(token), Some(&body));
+            played.requests.push((sent, Instant::now(), answer.is_some()));
+            match answer {
+                Some((200, v)) => {
+                    played.acked.push((id.clone(), ply, mv));
+                    game = v["game"].clone();
+                }
+                Some((status, _)) => {
+                    played.other.push(status);
+                    return played;
+                }
+                None => return played,
+            }
+        }
+        next = new_game(addr, kind);
+    }
+    played
+}
+
+/// Players make moves as fast as they can and spectators watch over
+/// WebSockets; the server gets SIGTERM in the middle. It must answer the
+/// requests in flight, say goodbye (1001) on every WebSocket and exit 0;
+/// after a restart on the same database every acknowledged move is there,
+/// none was acknowledged twice, and no move was committed without an
+/// answer. A client resumes by reading the game and sending its move with
+/// the ply: a repeated move is refused (409), not played twice.
+fn sigterm_under_load_loses_nothing(database: &str) {
+    let shown = if database.starts_with("postgres") { "postgres" } else { "sqlite" };
+    let server = Server::start_as(database, &["--drain-timeout", "10"]);
+    let addr = server.addr;
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let firsts: Vec<_> =
+        (0..12).map(|i| new_game(addr, if i % 2 == 0 { "salta" } else { "focus" }).expect("a game")).collect();
+    let watchers: Vec<_> = firsts[..4]
+        .iter()
+        .map(|(id, _, _)| {
+            let url = format!("ws://{addr}/api/games/{id}/ws");
+            runtime.spawn(async move {
+                let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("a spectator");
+                // The close frame's code, if one came before the end.
+                loop {
+                    match ws.next().await {
+                        Some(Ok(tokio_tungstenite::tungstenite::Message::Close(frame))) => {
+                            return frame.map(|f| u16::from(f.code));
+                        }
+                        Some(Ok(_)) => continue,
+                        Some(Err(_)) | None => return None,
+                    }
+                }
+            })
+        })
+        .collect();
+    let players: Vec<_> = firsts
+        .into_iter()
+        .enumerate()
+        .map(|(i, first)| {
+            let kind = if i % 2 == 0 { "salta" } else { "focus" };
+            std::thread::spawn(move || play_until_stopped(addr, kind, first))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(1000));
+    let signalled = Instant::now();
+    let (status, took) = server.terminate();
+    let played: Vec<Played> = players.into_iter().map(|p| p.join().expect("a player")).collect();
+    let codes: Vec<Option<u16>> = watchers.into_iter().map(|w| runtime.block_on(w).expect("a spectator")).collect();
+
+    let acked: Vec<&(String, i64, String)> = played.iter().flat_map(|p| &p.acked).collect();
+    let requests: Vec<&(Instant, Instant, bool)> = played.iter().flat_map(|p| &p.requests).collect();
+    // Sent before the signal, ended after it: (answered, not).
+    let flying = requests.iter().filter(|(sent, ended, _)| *sent < signalled && *ended > signalled);
+    let (flying_answered, flying_unanswered) =
+        flying.fold((0, 0), |(a, u), r| if r.2 { (a + 1, u) } else { (a, u + 1) });
+    let unanswered = requests.iter().filter(|r| !r.2).count();
+    let other: Vec<u16> = played.iter().flat_map(|p| p.other.iter().copied()).collect();
+    let mut plies = std::collections::HashMap::<(&str, i64), usize>::new();
+    for (id, ply, _) in &acked {
+        *plies.entry((id.as_str(), *ply)).or_default() += 1;
+    }
+    let twice = plies.values().filter(|&&n| n > 1).count();
+
+    let server = Server::start(database);
+    let addr = server.addr;
+    let (mut lost, mut unacknowledged, mut resumed) = (0, 0, 0);
+    for p in &played {
+        for (id, white, black) in &p.games {
+            let game = ok(addr, "GET", &format!("/api/games/{id}"), None, None)["game"].clone();
+            let history = game["history"].as_array().unwrap();
+            let mine: Vec<_> = p.acked.iter().filter(|(g, _, _)| g == id).collect();
+            lost += mine.iter().filter(|(_, ply, mv)| history.get(*ply as usize) != Some(&json!(mv))).count();
+            unacknowledged += history.len().saturating_sub(mine.len());
+            // The client resumes: a retry of its last move is refused, not
+            // played again; the game goes on from the ply it reads.
+            if let Some((_, ply, mv)) = mine.last() {
+                let token = if ply % 2 == 0 { white } else { black };
+                let body = json!({ "move": mv, "ply": ply });
+                let (status, _) =
+                    http(addr, "POST", &format!("/api/games/{id}/moves"), Some(token), Some(&body)).unwrap();
+                assert_eq!(status, 409, "{id}: a retry of ply {ply}");
+            }
+            if game["status"] == "active" {
+                let ply = game["ply"].as_i64().unwrap();
+                let token = if game["side_to_move"] == "white" { white } else { black };
+                let body = json!({ "move": legal(&game)[0], "ply": ply });
+                ok(addr, "POST", &format!("/api/games/{id}/moves"), Some(token), Some(body));
+                resumed += 1;
+            }
+        }
+    }
+    let goodbyes = codes.iter().filter(|&&c| c == Some(1001)).count();
+    eprintln!(
+        "sigterm ({shown}): {} moves acknowledged in {} games; requests in flight at SIGTERM: {flying_answered} \
+         answered, {flying_unanswered} not accepted; {unanswered} requests with no answer in all; other answers \
+         {other:?}; exit code {:?} {:.2} s after SIGTERM; \
+         WebSockets closed with 1001: {goodbyes} of {}; after the restart: {lost} lost, {twice} plies acknowledged twice, \
+         {unacknowledged} moves committed without an answer, {resumed} games resumed",
+        acked.len(),
+        played.iter().map(|p| p.games.len()).sum::<usize>(),
+        status.code(),
+        took.as_secs_f64(),
+        codes.len()
+    );
+    assert!(status.success(), "exit status {status}");
+    assert!(acked.len() >= 24, "moves were being played ({} acknowledged)", acked.len());
+    assert!(other.is_empty(), "answers other than 200: {other:?}");
+    assert_eq!((lost, twice, unacknowledged), (0, 0, 0));
+    assert_eq!(goodbyes, codes.len(), "close codes {codes:?}");
+}
+
+#[test]
+fn sigterm_under_load_loses_nothing_on_sqlite() {
+    on_sqlite("sigterm", sigterm_under_load_loses_nothing);
+}
+
+#[test]
+fn sigterm_under_load_loses_nothing_on_postgres() {
+    on_postgres("sigterm_under_load_loses_nothing_on_postgres", sigterm_under_load_loses_nothing);
 }
 
 /// Many clients send different moves for the same turn at once: exactly one lands.

@@ -3,16 +3,17 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use monte_store::{ListFilter, StoreHealth};
 use serde::Deserialize;
@@ -134,7 +135,13 @@ pub struct JsonBody<T>(pub T);
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if crate::net::is_body_timeout(&e) {
+                ApiError::new(StatusCode::REQUEST_TIMEOUT, "the request body came too slowly")
+            } else {
+                ApiError::new(e.status(), e.body_text())
+            }
+        })?;
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
         serde_json::from_slice(bytes)
             .map(JsonBody)
@@ -164,6 +171,7 @@ async fn health(State(app): State<Arc<App>>) -> ApiResult<Response> {
         "instance": store.instance(),
         "games_in_memory": app.games.cached(),
         "watchers": app.games.hub.watchers(),
+        "connections": app.connections.open(),
         "ai_searches": app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
         "ai_moves": app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
     });
@@ -479,14 +487,34 @@ async fn serve_socket(
         })
         .await;
     let Ok((you, mut sent, greeting)) = greeting else { return };
+    let within = app.config.limits.ws_timeout;
     let hello = json!({ "type": "hello", "you": you }).to_string();
-    if sink.send(Message::Text(hello.into())).await.is_err() || sink.send(Message::Text(greeting)).await.is_err() {
+    if !deliver(&mut sink, Message::Text(hello.into()), within).await
+        || !deliver(&mut sink, Message::Text(greeting), within).await
+    {
         return;
     }
     let ws_burst = (app.config.ws_rate * 2.0).max(1.0);
     let mut bucket = Bucket::new(ws_burst);
+    // A ping every `ws_ping`; a peer heard nothing from (no pong, no
+    // command) for `ws_timeout` is dead, and its socket is closed.
+    let mut heard = Instant::now();
+    let mut ping =
+        tokio::time::interval_at(tokio::time::Instant::now() + app.config.limits.ws_ping, app.config.limits.ws_ping);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut stopping = app.stopping.subscribe();
     loop {
         tokio::select! {
+            () = stopped(&mut stopping) => {
+                let goodbye = CloseFrame { code: close_code::AWAY, reason: "the server is stopping".into() };
+                deliver(&mut sink, Message::Close(Some(goodbye)), within).await;
+                break;
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= within || !deliver(&mut sink, Message::Ping(Bytes::new()), within).await {
+                    break;
+                }
+            }
             change = changes.recv() => {
                 let push = match change {
                     Ok(push) if forward(sent, &push) == Forward::Skip => continue,
@@ -507,16 +535,17 @@ async fn serve_socket(
                     Err(RecvError::Closed) => break,
                 };
                 sent = push.version;
-                if sink.send(Message::Text(push.text)).await.is_err() {
+                if !deliver(&mut sink, Message::Text(push.text), within).await {
                     break;
                 }
             }
             incoming = stream.next() => {
+                heard = Instant::now();
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
                         let e = json!({ "type": "error", "error": "send commands as JSON text" }).to_string();
-                        if sink.send(Message::Text(e.into())).await.is_err() { break; }
+                        if !deliver(&mut sink, Message::Text(e.into()), within).await { break; }
                         continue;
                     }
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
@@ -530,13 +559,25 @@ async fn serve_socket(
                 };
                 if let Err((e, cid)) = reply {
                     let e = json!({ "type": "error", "status": e.status.as_u16(), "error": e.message, "id": cid });
-                    if sink.send(Message::Text(e.to_string().into())).await.is_err() {
+                    if !deliver(&mut sink, Message::Text(e.to_string().into()), within).await {
                         break;
                     }
                 }
             }
         }
     }
+}
+
+/// Returns once the server is stopping.
+async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|s| *s).await;
+}
+
+/// Sends one message to a socket's peer: false when the socket is gone,
+/// or the peer did not take the message `within` this time (it does not
+/// read: its buffers are full).
+async fn deliver(sink: &mut SplitSink<WebSocket, Message>, message: Message, within: Duration) -> bool {
+    matches!(tokio::time::timeout(within, sink.send(message)).await, Ok(Ok(())))
 }
 
 /// What a socket does with a push, its client having version `sent`.
@@ -657,7 +698,13 @@ async fn rate_limit(State(limiter): State<Arc<RateLimiter>>, req: Request<Body>,
         .map(|c| c.0.ip())
         .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
     if !limiter.allow(ip) {
-        return ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many requests: slow down").into_response();
+        // A token comes back every 1/rate seconds.
+        let retry_after = (1.0 / limiter.rate).ceil().max(1.0).to_string();
+        let mut refused = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many requests: slow down").into_response();
+        if let Ok(value) = header::HeaderValue::from_str(&retry_after) {
+            refused.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+        return refused;
     }
     next.run(req).await
 }

@@ -18,12 +18,14 @@ pub mod error;
 pub mod games;
 pub mod hub;
 pub mod model;
+pub mod net;
 pub mod web;
 
 pub use ai::AiConfig;
 pub use error::ApiError;
 use games::Games;
 use model::now_ms;
+pub use net::Limits;
 
 /// A server's settings.
 #[derive(Clone, Debug)]
@@ -42,6 +44,11 @@ pub struct Config {
     pub ws_rate: f64,
     /// Largest request body, in bytes.
     pub body_limit: usize,
+    /// Timeouts and caps of connections.
+    pub limits: Limits,
+    /// On SIGTERM or SIGINT: how long the requests in flight and the
+    /// WebSockets' goodbyes may take before the server stops anyway.
+    pub drain_timeout: Duration,
     pub ai: AiConfig,
 }
 
@@ -55,6 +62,8 @@ impl Default for Config {
             rate_burst: 100.0,
             ws_rate: 20.0,
             body_limit: 64 * 1024,
+            limits: Limits::default(),
+            drain_timeout: Duration::from_secs(10),
             ai: AiConfig::default(),
         }
     }
@@ -77,6 +86,10 @@ pub struct App {
     pub games: Games,
     pub config: Config,
     pub stats: Stats,
+    /// The open connections (counted against `config.limits`).
+    pub connections: Arc<net::Connections>,
+    /// Set when the server stops: every WebSocket says goodbye (1001).
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// Counters of this instance (shown by `/api/health`).
@@ -119,7 +132,13 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
     let listener = store.listen().await?;
     let (ai_tx, ai_rx) = mpsc::unbounded_channel();
     let games = Games::new(store, hub::Hub::default(), ai_tx.clone());
-    let app = Arc::new(App { games, config: config.clone(), stats: Stats::default() });
+    let app = Arc::new(App {
+        games,
+        config: config.clone(),
+        stats: Stats::default(),
+        connections: Arc::default(),
+        stopping: tokio::sync::watch::Sender::new(false),
+    });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
     if let Some(listener) = listener {
         tasks.push(tokio::spawn(follow(app.clone(), listener)));
@@ -175,32 +194,95 @@ async fn maintain(app: Arc<App>, ai_queue: mpsc::UnboundedSender<String>) {
     }
 }
 
-/// Serves until Ctrl-C: binds `config.listen`, then calls `ready` with the
-/// address (port 0 picks a free port).
+/// Serves until SIGTERM or SIGINT (Ctrl-C): binds `config.listen`, then
+/// calls `ready` with the address (port 0 picks a free port). On the
+/// signal it stops as [`run`] says, then stops the background tasks and
+/// closes the store.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
-    let instance = start(config.clone()).await?;
+    let mut instance = start(config.clone()).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| ServerError::Listen { addr: config.listen, source })?;
+    // Listened to from here on: a signal once the address is out is ours.
+    let mut signals = Signals::new()?;
     ready(listener.local_addr()?);
-    // Small WebSocket frames go out at once, not after the peer's delayed
-    // acknowledgement (Nagle's algorithm).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let service = instance.router.clone().into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let stop = async move {
+        let name = signals.next().await;
+        eprintln!("monte: {name}: stopping");
+    };
+    run(&instance, listener, stop).await;
     // The background tasks go first: the change-notice listener holds a
     // pooled connection, and closing the pool waits for every connection.
-    for task in &instance.tasks {
+    for task in &mut instance.tasks {
         task.abort();
+        let _ = task.await;
     }
     instance.app.games.store.close().await;
+    eprintln!("monte: stopped");
     Ok(())
+}
+
+/// Serves `instance` on `listener` (with the connection timeouts and caps
+/// of its config) until `stop` resolves. Then it stops: no new
+/// connections; each open one is closed once its request in flight is
+/// answered; every WebSocket is sent a close frame, 1001 (going away);
+/// and this returns when all are closed, or after the config's
+/// `drain_timeout`, whichever comes first.
+pub async fn run(instance: &Instance, listener: tokio::net::TcpListener, stop: impl std::future::Future<Output = ()>) {
+    let app = &instance.app;
+    net::run(listener, instance.router.clone(), app.connections.clone(), app.config.limits.clone(), stop).await;
+    app.stopping.send_replace(true);
+    let started = std::time::Instant::now();
+    let open = app.connections.open();
+    let drained = tokio::time::timeout(app.config.drain_timeout, app.connections.drained()).await;
+    let took = started.elapsed().as_secs_f64();
+    match drained {
+        Ok(()) => eprintln!("monte: {open} connections finished and closed in {took:.2} s"),
+        Err(_) => eprintln!(
+            "monte: {} of {open} connections still open after {took:.2} s (--drain-timeout): closed as they are",
+            app.connections.open()
+        ),
+    }
+}
+
+/// The signals that stop the server: SIGTERM (what service managers and
+/// container runtimes send) and SIGINT (Ctrl-C).
+#[derive(Debug)]
+struct Signals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    /// Starts listening (the default action, ending the process at once,
+    /// no longer applies).
+    fn new() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals { term: signal(SignalKind::terminate())?, int: signal(SignalKind::interrupt())? })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// The next signal's name.
+    async fn next(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.term.recv() => "SIGTERM",
+                _ = self.int.recv() => "SIGINT",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
+    }
 }
 
 /// [`serve`] on a runtime of its own, for the command line.

@@ -594,6 +594,10 @@ async fn clients_are_rate_limited() {
     let (status, v) = s.call("GET", "/api/health", None, None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     assert!(v["error"].as_str().unwrap().contains("too many"));
+    // When to come back: a request a second.
+    let res = s.router().oneshot(Request::get("/api/health").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(res.headers()["retry-after"], "1");
 }
 
 #[tokio::test]

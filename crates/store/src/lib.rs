@@ -607,8 +607,9 @@ impl Store {
         &self.instance
     }
 
-    /// Closes the pools. Waits until every pooled connection is back,
-    /// including a [`Listener`]'s: drop listeners first.
+    /// Closes the pools (on SQLite, after copying the WAL into the
+    /// database file and emptying it). Waits until every pooled
+    /// connection is back, including a [`Listener`]'s: drop listeners first.
     pub async fn close(&self) {
         for backend in [&self.pools.write, &self.pools.read] {
             match backend {
@@ -616,7 +617,10 @@ impl Store {
                 Backend::SqliteWriter(writer) => {
                     let mut writer = writer.lock().await;
                     writer.closed = true;
-                    if let Some(conn) = writer.conn.take() {
+                    if let Some(mut conn) = writer.conn.take() {
+                        // Every commit copied into the database file, and
+                        // the WAL emptied: the file alone is the database.
+                        let _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").await;
                         let _ = conn.close().await;
                     }
                 }

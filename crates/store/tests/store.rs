@@ -217,6 +217,9 @@ async fn sqlite_file_survives_reopening() {
     let store = Store::connect(&path, "a").await.unwrap();
     store.insert_game(&new_game("kept", "active", None)).await.unwrap();
     store.close().await;
+    // Closed: everything is in the database file, the WAL is empty.
+    let wal = std::fs::metadata(dir.path.join("monte.db-wal")).map(|m| m.len()).unwrap_or(0);
+    assert_eq!(wal, 0, "the WAL after closing");
     let store = Store::connect(&format!("sqlite:{path}"), "b").await.unwrap();
     assert!(store.load_game("kept").await.unwrap().is_some());
     assert!(dir.path.join("monte.db-wal").exists() || dir.path.join("monte.db").exists());
