@@ -98,7 +98,7 @@ where
     // A draw (a repetition the move itself makes) costs what it costs the
     // full search: the contempt, the most when not behind.
     let contempt = searcher.options().contempt.clamp(-crate::MAX_CONTEMPT, crate::MAX_CONTEMPT);
-    let draw_cost = if contempt > 0 && purposeful { crate::MAX_CONTEMPT } else { contempt };
+    let draw_cost = if contempt > 0 && purposeful { crate::search::PURPOSEFUL_CONTEMPT } else { contempt };
     let children: Vec<(P::Move, P)> = moves
         .iter()
         .map(|&mv| {
@@ -159,7 +159,7 @@ where
     // its mistakes in the fight, but brings its pieces home once it is
     // near, instead of wandering as much as it advances.
     // (The score reported is the move's own.)
-    let planned = pos.planned_move();
+    let planned = crate::search::fresh_plan(pos, &history);
     let weighed = |&(mv, s): &(P::Move, i32)| s + if planned == Some(mv) { crate::search::PLAN_MARGIN } else { 0 };
     let best = scored.iter().map(weighed).max().unwrap_or(0);
     let t = level.noise.max(1) as f64;

@@ -40,6 +40,21 @@ where
 /// of margin level 8 wandered in such endings for hundreds of plies.
 pub(crate) const PLAN_MARGIN: i32 = 1000;
 
+/// The game's planned move at `root` ([`EngineGame::planned_move`]),
+/// unless it leads back to a position of `history`: a plan is worth its
+/// margin only while it gets somewhere, not when the opponent's calls
+/// keep undoing it (the margin would then outweigh the contempt of a side
+/// behind, and the plan would lead it round into a repetition).
+pub(crate) fn fresh_plan<P: EngineGame>(root: &P, history: &[u64]) -> Option<P::Move>
+where
+    P::Rules: RepetitionRule,
+{
+    let mv = root.planned_move()?;
+    let mut child = root.clone();
+    child.play_unchecked(mv);
+    (!history.contains(&child.hash())).then_some(mv)
+}
+
 /// Moves taken one by one, best first, before the rest of a node's moves
 /// are sorted (see `alphabeta`).
 const LAZY_PICKS: usize = 3;
@@ -109,6 +124,13 @@ pub const DEFAULT_CONTEMPT: i32 = 100;
 /// The largest contempt the search uses, either way (ten Salta steps): a
 /// larger one is cut to it, so that a draw never scores like a won game.
 pub const MAX_CONTEMPT: i32 = 1000;
+
+/// What a draw costs a player that is not behind ([`purposeful`]): thirty
+/// Salta steps. Two equal armies face to face each saw every advance
+/// costing it ten to fifteen steps (the other's jumps over the piece that
+/// steps forward), took the draw at [`MAX_CONTEMPT`] for the lesser evil,
+/// and shuffled a piece back and forth until the position repeated.
+pub const PURPOSEFUL_CONTEMPT: i32 = 3000;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -294,7 +316,7 @@ impl Searcher {
         // A plan of the game's own (a Salta army's way home) is
         // searched first and worth `PLAN_MARGIN` more than its score: the
         // search plays another move only when it finds it clearly better.
-        let planned = if self.options.classic { None } else { root.planned_move() };
+        let planned = if self.options.classic { None } else { fresh_plan(root, history) };
         self.tt.new_search();
         let budget = limits.time_budget();
         let mut shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
@@ -442,7 +464,7 @@ where
             root_side: shared.player,
             purposeful,
             planned,
-            contempt: if purposeful && shared.contempt > 0 { MAX_CONTEMPT } else { shared.contempt },
+            contempt: if purposeful && shared.contempt > 0 { PURPOSEFUL_CONTEMPT } else { shared.contempt },
             killers: [[0; 2]; MAX_PLY],
             history: Box::new([[0; 4096]; 2]),
             pv: vec![Vec::new(); MAX_PLY + 1],
