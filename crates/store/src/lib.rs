@@ -611,7 +611,8 @@ impl Store {
     /// database file and emptying it). Waits until every pooled
     /// connection is back, including a [`Listener`]'s: drop listeners first.
     pub async fn close(&self) {
-        for backend in [&self.pools.write, &self.pools.read] {
+        // Readers first: the writer's last checkpoint finds none.
+        for backend in [&self.pools.read, &self.pools.write] {
             match backend {
                 Backend::Sqlite(pool) => pool.close().await,
                 Backend::SqliteWriter(writer) => {
@@ -620,7 +621,19 @@ impl Store {
                     if let Some(mut conn) = writer.conn.take() {
                         // Every commit copied into the database file, and
                         // the WAL emptied: the file alone is the database.
-                        let _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").await;
+                        // The checkpoint task may be in the middle of one
+                        // of its own (SQLite answers busy): tried again
+                        // for up to a second.
+                        for _ in 0..50 {
+                            let done = match sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(&mut conn).await {
+                                Ok(row) => row.try_get::<i64, _>(0).map_or(true, |busy| busy == 0),
+                                Err(_) => true,
+                            };
+                            if done {
+                                break;
+                            }
+                            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                        }
                         let _ = conn.close().await;
                     }
                 }
