@@ -451,14 +451,15 @@ impl EngineGame for SaltaPosition {
         }
     }
 
-    /// Any side within [`crate::race::PLAN_DISTANCE`] of home plans, not
-    /// only a race leader: two equal armies that only fought kept each
-    /// other from finishing for hundreds of plies, each with its pieces
-    /// jammed on each other's targets at home and one or two left in the
-    /// other's camp to call from. Not under a move limit scored by
-    /// distance, where every step of the fight counts at the end.
+    /// A Salta army plans its way home from the first move, whichever
+    /// side leads: the search alone brought level 8 home against level 1
+    /// only after a median of 520 plies (an army that planned only within
+    /// 60 steps of home), and two equal armies that only fought kept each
+    /// other from finishing for hundreds of plies. Not under a move limit
+    /// scored by distance, where every step of the fight counts at the
+    /// end.
     fn planned_move(&self) -> Option<SaltaMove> {
-        if self.rules().scored_limit() || self.distance(self.side_to_move()) > crate::race::PLAN_DISTANCE {
+        if self.rules().scored_limit() {
             return None;
         }
         crate::race::planned_move(self)

@@ -267,23 +267,9 @@ pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
     Some((mv, value))
 }
 
-/// Own distance from which on a side follows a plan
-/// ([`planned_move`]).
-pub const PLAN_DISTANCE: u32 = 60;
-
-/// Positions the exact solver may visit for a plan before the greedy
-/// planner ([`greedy_plan`]) is asked instead (within [`GREEDY_DISTANCE`]).
-pub const PLAN_BUDGET: u64 = 50_000;
-
-/// Positions the greedy planner may expand (about 20 ms where it needs
-/// them all).
+/// Positions the greedy planner may expand for a plan (about 20 ms where
+/// it needs them all).
 pub const GREEDY_BUDGET: u64 = 10_000;
-
-/// The most moves (the exact solver's lower bound) for which the greedy
-/// planner is asked: the endings it is for. Further out the search plays
-/// well enough without a plan, and the planner would spend most of a
-/// short move's time.
-pub const GREEDY_DISTANCE: u32 = 30;
 
 /// How much more than the moves made so far the greedy planner weighs
 /// the distance still to go: a larger weight finds a way sooner and a
@@ -310,9 +296,11 @@ fn jump_landings(from: Square, jumpable: u64, occupied: u64) -> u64 {
 
 /// A way home for `pieces` around `walls`, not always the shortest: a
 /// best-first search on moves made + [`GREEDY_WEIGHT`] x distance left,
-/// each position expanded once. For the crowded endings the exact solver
-/// cannot finish within its budget (pieces home on each other's targets
-/// at the edge, which must circle round one another). Returns the moves
+/// each position expanded once: the planner behind every Salta plan
+/// ([`planned_move`]), from the first move to the crowded endings the
+/// exact solver cannot finish within its budget (pieces home on each
+/// other's targets at the edge, which must circle round one another).
+/// Returns the moves
 /// in order, or `None` when no way is found within `budget` expansions or
 /// every piece is home. Walls in `jumpable` (the opponent's pieces,
 /// taken to stand still) may be jumped over, in chains, as in the game:
@@ -391,10 +379,12 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64)
 /// The first step of a plan that brings the side to move's army home
 /// with every other piece standing still: the opponent's pieces, and its
 /// own pieces whose target an opponent's piece holds (they wait for it
-/// to leave), are walls; the greedy planner jumps the opponent's. The
-/// plan is the best solution the solver finds within [`PLAN_BUDGET`],
-/// exact or not, else the greedy planner's; the search checks it (see
-/// `Searcher::search`). `None` when a call is
+/// to leave), are walls, and the opponent's may be jumped over: in the
+/// fight they are the ladders a quick way home climbs. The plan is the
+/// greedy planner's ([`greedy_plan`]; the exact solver, on walls it may
+/// not jump, made detours round a fight that had moved on by the time
+/// they paid); the search checks it (see `Searcher::search`). The plan
+/// is remade when the opponent has moved a piece in its way. `None` when a call is
 /// pending, when no plan is found, or when every piece that can go home
 /// is home.
 pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
@@ -426,14 +416,7 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     if NO_PLAN.with(|failed| failed.borrow().contains(&attempt)) {
         return eviction(pos, false);
     }
-    let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
-    let path = if solution.first.is_some() {
-        Some(path)
-    } else if solution.moves <= GREEDY_DISTANCE {
-        greedy_plan(&moving, walls, opp, GREEDY_BUDGET)
-    } else {
-        None
-    };
+    let path = greedy_plan(&moving, walls, opp, GREEDY_BUDGET);
     let Some(mv) = path.as_ref().and_then(|path| path.first()).and_then(|&first| step(first)) else {
         // Nothing to plan round these walls: drive a wall off a target.
         if let Some(mv) = eviction(pos, false) {

@@ -789,9 +789,12 @@ where
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
                 // The planned move comes first at the root (it is the hash
-                // move there): its margin shifts its window.
+                // move there): its margin shifts its window. A won or lost
+                // game is worth what it is, plan or not (the margin would
+                // carry a win past the scale's end).
                 let bonus = if ply == 0 && self.planned == Some(mv) { PLAN_MARGIN } else { 0 };
-                bonus - self.alphabeta(&child, new_depth, bonus - beta, bonus - alpha, ply + 1)
+                let own = -self.alphabeta(&child, new_depth, bonus - beta, bonus - alpha, ply + 1);
+                if own.abs() >= WIN_BOUND { own } else { own + bonus }
             } else {
                 // Late quiet moves are searched less deeply first.
                 let reduction = if depth >= 3 && i >= 3 && !tactical && extension == 0 {
