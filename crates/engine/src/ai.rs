@@ -154,12 +154,14 @@ where
         reached = child_depth;
     }
     let depth = reached;
-    // A plan (a Salta army near home, on its way there) is worth its
-    // margin here as in the full search: a weakened player still makes
-    // its mistakes in the fight, but brings its pieces home once it is
-    // near, instead of wandering as much as it advances.
-    // (The score reported is the move's own.)
-    let planned = crate::search::fresh_plan(pos, &history);
+    // A plan (a Salta army on its way home) is worth its margin here as
+    // in the full search, on the level's share of its moves: a weakened
+    // player still makes its mistakes in the fight, but brings its pieces
+    // home, instead of wandering as much as it advances. (The score
+    // reported is the move's own. No draw without a plan, so that a game
+    // without plans, Focus, plays as before.)
+    let planned = crate::search::fresh_plan(pos, &history)
+        .filter(|_| level.plan_share >= 100 || noise.next_f64() * 100.0 < f64::from(level.plan_share));
     let weighed = |&(mv, s): &(P::Move, i32)| s + if planned == Some(mv) { crate::search::PLAN_MARGIN } else { 0 };
     let best = scored.iter().map(weighed).max().unwrap_or(0);
     let t = level.noise.max(1) as f64;
