@@ -267,9 +267,23 @@ pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
     Some((mv, value))
 }
 
+/// Positions the exact solver may visit for the plan of a separated
+/// army before the greedy planner is asked instead (within
+/// [`GREEDY_DISTANCE`]).
+pub const PLAN_BUDGET: u64 = 50_000;
+
+/// The distance from home (of the pieces that can go home) within which
+/// the exact solver plans even while the armies still touch.
+pub const SOLVER_DISTANCE: u32 = 20;
+
 /// Positions the greedy planner may expand for a plan (about 20 ms where
 /// it needs them all).
 pub const GREEDY_BUDGET: u64 = 10_000;
+
+/// The most moves (the exact solver's lower bound) for which the greedy
+/// planner is asked when the solver finds no way for a separated army:
+/// the crowded endings it is for.
+pub const GREEDY_DISTANCE: u32 = 30;
 
 /// How much more than the moves made so far the greedy planner weighs
 /// the distance still to go: a larger weight finds a way sooner and a
@@ -383,7 +397,8 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64)
 /// fight they are the ladders a quick way home climbs. The plan is the
 /// greedy planner's ([`greedy_plan`]; the exact solver, on walls it may
 /// not jump, made detours round a fight that had moved on by the time
-/// they paid); the search checks it (see `Searcher::search`). The plan
+/// they paid), and once the armies are [`separated`] the exact solver's
+/// within [`PLAN_BUDGET`]; the search checks it (see `Searcher::search`). The plan
 /// is remade when the opponent has moved a piece in its way. `None` when a call is
 /// pending, when no plan is found, or when every piece that can go home
 /// is home.
@@ -416,7 +431,22 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     if NO_PLAN.with(|failed| failed.borrow().contains(&attempt)) {
         return eviction(pos, false);
     }
-    let path = greedy_plan(&moving, walls, opp, GREEDY_BUDGET);
+    // Once the armies have passed each other the race is a puzzle the
+    // exact solver answers best (the greedy planner's way is a few moves
+    // longer); before, the greedy planner, which may jump.
+    let moving_distance: u32 = moving.iter().map(|p| dist(p.square, p.target)).sum();
+    let path = if separated(pos) || moving_distance <= SOLVER_DISTANCE {
+        let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
+        if solution.first.is_some() {
+            Some(path)
+        } else if solution.moves <= GREEDY_DISTANCE {
+            greedy_plan(&moving, walls, opp, GREEDY_BUDGET)
+        } else {
+            None
+        }
+    } else {
+        greedy_plan(&moving, walls, opp, GREEDY_BUDGET)
+    };
     let Some(mv) = path.as_ref().and_then(|path| path.first()).and_then(|&first| step(first)) else {
         // Nothing to plan round these walls: drive a wall off a target.
         if let Some(mv) = eviction(pos, false) {
