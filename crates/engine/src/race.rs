@@ -267,9 +267,9 @@ pub fn fastest_finish(pos: &SaltaPosition) -> Option<(SaltaMove, i32)> {
     Some((mv, value))
 }
 
-/// Positions the exact solver may visit for the plan of a separated
-/// army before the greedy planner is asked instead (within
-/// [`GREEDY_DISTANCE`]).
+/// Positions the exact solver may visit for a plan (of an army past the
+/// other, or near home) before the greedy planner is asked instead
+/// (within [`GREEDY_DISTANCE`]).
 pub const PLAN_BUDGET: u64 = 50_000;
 
 /// The distance from home (of the pieces that can go home) within which
@@ -281,8 +281,8 @@ pub const SOLVER_DISTANCE: u32 = 20;
 pub const GREEDY_BUDGET: u64 = 10_000;
 
 /// The most moves (the exact solver's lower bound) for which the greedy
-/// planner is asked when the solver finds no way for a separated army:
-/// the crowded endings it is for.
+/// planner is asked when the exact solver finds no way: the crowded
+/// endings it is for.
 pub const GREEDY_DISTANCE: u32 = 30;
 
 /// How much more than the moves made so far the greedy planner weighs
@@ -310,13 +310,12 @@ fn jump_landings(from: Square, jumpable: u64, occupied: u64) -> u64 {
 
 /// A way home for `pieces` around `walls`, not always the shortest: a
 /// best-first search on moves made + [`GREEDY_WEIGHT`] x distance left,
-/// each position expanded once: the planner behind every Salta plan
-/// ([`planned_move`]), from the first move to the crowded endings the
+/// each position expanded once: the planner of a Salta plan while the
+/// armies still fight ([`planned_move`]), and of the crowded endings the
 /// exact solver cannot finish within its budget (pieces home on each
 /// other's targets at the edge, which must circle round one another).
-/// Returns the moves
-/// in order, or `None` when no way is found within `budget` expansions or
-/// every piece is home. Walls in `jumpable` (the opponent's pieces,
+/// Returns the moves in order, or `None` when no way is found within
+/// `budget` expansions or every piece is home. Walls in `jumpable` (the opponent's pieces,
 /// taken to stand still) may be jumped over, in chains, as in the game:
 /// a piece shut in by enemy pieces is often let out by a jump.
 pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64) -> Option<Vec<(Square, Square)>> {
@@ -397,11 +396,12 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64)
 /// fight they are the ladders a quick way home climbs. The plan is the
 /// greedy planner's ([`greedy_plan`]; the exact solver, on walls it may
 /// not jump, made detours round a fight that had moved on by the time
-/// they paid), and once the armies are [`separated`] the exact solver's
-/// within [`PLAN_BUDGET`]; the search checks it (see `Searcher::search`). The plan
-/// is remade when the opponent has moved a piece in its way. `None` when a call is
-/// pending, when no plan is found, or when every piece that can go home
-/// is home.
+/// they paid), and once the armies are [`separated`] or the moving
+/// pieces within [`SOLVER_DISTANCE`] of home, the exact solver's within
+/// [`PLAN_BUDGET`]; the search checks it (see `Searcher::search`). A plan
+/// is remade when its next step is no longer free or the army has left
+/// it. `None` when a call is pending, when no plan is found, or when
+/// every piece that can go home is home.
 pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     if pos.pending_call().is_some() {
         return None;
@@ -431,9 +431,9 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     if NO_PLAN.with(|failed| failed.borrow().contains(&attempt)) {
         return eviction(pos, false);
     }
-    // Once the armies have passed each other the race is a puzzle the
-    // exact solver answers best (the greedy planner's way is a few moves
-    // longer); before, the greedy planner, which may jump.
+    // Once the armies have passed each other, or near home, the race is
+    // a puzzle the exact solver answers best (the greedy planner's way is
+    // a few moves longer); before, the greedy planner, which may jump.
     let moving_distance: u32 = moving.iter().map(|p| dist(p.square, p.target)).sum();
     let path = if separated(pos) || moving_distance <= SOLVER_DISTANCE {
         let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
