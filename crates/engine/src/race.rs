@@ -395,8 +395,8 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64)
 /// to leave), are walls, and the opponent's may be jumped over: in the
 /// fight they are the ladders a quick way home climbs. The plan is the
 /// greedy planner's ([`greedy_plan`]; the exact solver, on walls it may
-/// not jump, made detours round a fight that had moved on by the time
-/// they paid), and once the armies are [`separated`] or the moving
+/// not jump, makes detours round a fight that moves on before they pay),
+/// and once the armies are [`separated`] or the moving
 /// pieces within [`SOLVER_DISTANCE`] of home, the exact solver's within
 /// [`PLAN_BUDGET`]; the search checks it (see `Searcher::search`). A plan
 /// is remade when its next step is no longer free or the army has left
