@@ -2,9 +2,16 @@
 //! for each game, how it ended, each side's distance every 50 plies, and
 //! how many calls each side made, and (in brackets) how many opponent
 //! pieces stood on each side's targets: where the plies of a long game
-//! went.
+//! went. Each side's moves are counted by kind, with what they did to its
+//! distance: the planned move (`race::planned_move`), a forced answer to
+//! a call, another move where a plan was offered, and a move where none
+//! was ("unplanned"). "Trapped" counts the plies on which an opponent
+//! piece on a side's targets is shut in by that side's pieces (no move of
+//! its own: only a call drives it out). With GAME FROM TO, that game's moves between two
+//! plies, each with the distances after it, the plan's move and how many
+//! enemy pieces hold the mover's targets.
 //!
-//! cargo run --release -p monte-engine --example salta_games -- FILE [STEP]
+//! cargo run --release -p monte-engine --example salta_games -- FILE [STEP [GAME FROM TO]]
 
 use monte_rules::record::Record;
 use monte_rules::salta::SaltaPosition;
@@ -61,8 +68,11 @@ fn main() {
             for n in from..to.min(plies) {
                 let pos = game.position_after(n).expect("a ply");
                 let after = game.position_after(n + 1).expect("a ply");
+                let me = pos.side_to_move();
+                let waiting = (pos.pieces(!me) & pos.target_set(me)).count_ones();
+                let planned = monte_engine::race::planned_move(pos).map_or("-".to_string(), |m| pos.format_move(m));
                 println!(
-                    "{n:4} {} {:8} W {:3} B {:3}",
+                    "{n:4} {} {:8} W {:3} B {:3}  plan {planned:8} held {waiting}",
                     pos.side_to_move(),
                     pos.format_move(game.moves()[n]),
                     after.distance(Side::White),
@@ -71,21 +81,44 @@ fn main() {
             }
         }
         let mut calls = [0usize; 2];
+        // Per side, the moves by kind: the plan's, forced answers to a
+        // call, and others; and what each kind did to the side's distance.
+        let mut kinds = [[(0usize, 0i64); 4]; 2];
         // Per side: the last ply an opponent piece stood on its targets,
         // and the first ply its distance was at most 10.
         let mut blocked_until = [0usize; 2];
+        // Per side: the plies an opponent piece on its targets was shut
+        // in by the side's own pieces (no step, no jump).
+        let mut trapped = [0usize; 2];
         let mut near = [None::<usize>; 2];
         let mut line = String::new();
         for n in 0..=plies {
             let pos = game.position_after(n).expect("a ply of the game");
             if n < plies {
                 let mv = game.moves()[n];
+                let me = pos.side_to_move();
                 if mv.call {
-                    calls[pos.side_to_move().index()] += 1;
+                    calls[me.index()] += 1;
                 }
+                let kind = if pos.pending_call().is_some() {
+                    1
+                } else {
+                    match monte_engine::race::planned_move(pos) {
+                        Some(planned) if planned == mv => 0,
+                        Some(_) => 2,
+                        None => 3,
+                    }
+                };
+                let after = game.position_after(n + 1).expect("a ply of the game");
+                let entry = &mut kinds[me.index()][kind];
+                entry.0 += 1;
+                entry.1 += i64::from(after.distance(me)) - i64::from(pos.distance(me));
             }
             let blockers = |side: Side| (pos.pieces(!side) & pos.target_set(side)).count_ones();
             for side in [Side::White, Side::Black] {
+                if trapped_blocker(pos, side) {
+                    trapped[side.index()] += 1;
+                }
                 if blockers(side) > 0 {
                     blocked_until[side.index()] = n;
                 }
@@ -103,18 +136,42 @@ fn main() {
                 ));
             }
         }
+        let kinds_text = |k: &[(usize, i64); 4]| {
+            format!(
+                "plan {}({:+}) forced {}({:+}) other {}({:+}) unplanned {}({:+})",
+                k[0].0, k[0].1, k[1].0, k[1].1, k[2].0, k[2].1, k[3].0, k[3].1
+            )
+        };
+        println!("game {:2} moves W {} | B {}", i + 1, kinds_text(&kinds[0]), kinds_text(&kinds[1]));
         println!(
-            "game {:2} {} {} {} plies {plies} calls W {} B {} blocked until W {} B {} within 10 W {} B {} |{line}",
+            "game {:2} {} {} {} plies {plies} calls W {} B {} trapped W {} B {} blocked until W {} B {} within 10 W {} B {} |{line}",
             i + 1,
             record.tag("White").unwrap_or("?"),
             record.result,
             record.tag("Termination").unwrap_or("-"),
             calls[0],
             calls[1],
+            trapped[0],
+            trapped[1],
             blocked_until[0],
             blocked_until[1],
             near[0].map_or("-".into(), |n| n.to_string()),
             near[1].map_or("-".into(), |n| n.to_string()),
         );
     }
+}
+
+/// Whether an opponent piece stands on one of `side`'s targets shut in by
+/// `side`'s pieces: every neighbour one of them, and no jump over one
+/// onto a free square. It leaves only when driven out.
+fn trapped_blocker(pos: &SaltaPosition, side: Side) -> bool {
+    use monte_rules::salta::geometry::{BOARD, Dir, Squares, shift};
+    let (mine, theirs) = (pos.pieces(side), pos.pieces(!side));
+    let empty = BOARD & !(mine | theirs);
+    Squares(theirs & pos.target_set(side)).any(|sq| {
+        let piece = 1u64 << sq;
+        Dir::ALL
+            .iter()
+            .all(|&d| shift(piece, d) & (empty | theirs) == 0 && shift(shift(piece, d) & mine, d) & empty == 0)
+    })
 }

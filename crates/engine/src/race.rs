@@ -421,7 +421,7 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     // remade (and perhaps changed) every move, nor for every search of
     // the same army.
     let step = |(from, to): (Square, Square)| Some(SaltaMove { from, to, call: false }).filter(|&mv| pos.is_legal(mv));
-    if let Some(mv) = PLAN.with(|plan| plan.borrow().get(&army_key).copied()).and_then(step) {
+    if let Some(mv) = PLAN.with(|plans| plans.borrow()[me.index()].get(&army_key).copied()).and_then(step) {
         return Some(mv);
     }
     let (waiting, moving): (Vec<RacePiece>, Vec<RacePiece>) = pieces.iter().partition(|p| opp & (1 << p.target) != 0);
@@ -463,8 +463,8 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     };
     let path = path.unwrap_or_default();
     // Remember the step to take from each army the plan passes through.
-    PLAN.with(|plan| {
-        let mut plan = plan.borrow_mut();
+    PLAN.with(|plans| {
+        let plan = &mut plans.borrow_mut()[me.index()];
         plan.clear();
         let mut squares: Vec<RacePiece> = pieces.clone();
         let mut k = army_key;
@@ -539,9 +539,11 @@ fn side_key(side: Side) -> u64 {
 }
 
 thread_local! {
-    /// The plan being followed: the step to take from each army (by its
-    /// key) the plan passes through.
-    static PLAN: RefCell<KeyMap<(Square, Square)>> = RefCell::new(KeyMap::default());
+    /// The plan each side follows: the step to take from each army (by
+    /// its key) the plan passes through. One per side, so that the other
+    /// side's planning (in the same thread: both players of a match, or
+    /// the opponent's search) does not wipe it.
+    static PLAN: RefCell<[KeyMap<(Square, Square)>; 2]> = RefCell::new(Default::default());
     /// Armies and walls (by key) for which no plan was found.
     static NO_PLAN: RefCell<std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>> =
         RefCell::new(Default::default());
@@ -884,6 +886,27 @@ mod tests {
         let r = searcher.search(&pos, &[], &crate::Limits::nodes(20_000), &stop, &mut |_| {});
         assert!(r.best.is_some_and(|mv| pos.is_legal(mv)));
         assert!(r.nodes >= 20_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn each_side_keeps_its_own_plan() {
+        // Both players of a match plan in one thread: Black's planning
+        // must not wipe the plan White follows.
+        let fen = "S5,M4,.,.,S1/M5,.,M3,.,M1/O5,O4,M2,O2,O1/s4,.,O3,S2,./.,o1,S3,m1,m5/\
+                   .,.,s1,S4,o4/.,.,m2,o3,./.,m3,s2,.,./o2,s3,.,.,s5/.,.,.,o5,m4";
+        let rules = monte_rules::salta::SaltaRules::seed();
+        let white = SaltaPosition::from_fen(rules, &format!("{fen} w - 100")).unwrap();
+        let black = SaltaPosition::from_fen(rules, &format!("{fen} b - 101")).unwrap();
+        let plans = || PLAN.with(|plans| plans.borrow().clone());
+        let white_step = planned_move(&white).unwrap();
+        let white_plan = plans()[Side::White.index()].clone();
+        assert!(!white_plan.is_empty());
+        let black_step = planned_move(&black).unwrap();
+        assert!(black.is_legal(black_step));
+        let after = plans();
+        assert!(!after[Side::Black.index()].is_empty());
+        assert_eq!(after[Side::White.index()], white_plan);
+        assert_eq!(planned_move(&white), Some(white_step));
     }
 
     #[test]
