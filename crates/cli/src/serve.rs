@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// WebSockets' goodbyes may take before the server stops anyway
     #[arg(long, default_value_t = 10.0)]
     drain_timeout: f64,
+    /// Plies after which a game ends by its rule set's count (Salta: the
+    /// race distances; Focus: a draw), reason "length cap"
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_plies: u32,
     /// AI search threads in use at once (default: the number of cores)
     #[arg(long)]
     ai_threads: Option<usize>,
@@ -88,6 +92,7 @@ impl ServeArgs {
             ws_rate: self.ws_rate.max(0.0),
             limits,
             drain_timeout: seconds("--drain-timeout", self.drain_timeout)?,
+            max_plies: self.max_plies,
             ..monte_server::Config::default()
         };
         if let Some(n) = self.ai_threads {

@@ -130,6 +130,12 @@ impl AnyGame {
         each!(self, g => g.status())
     }
 
+    /// The outcome the rule set gives the game stopped now at its move
+    /// limit ([`Position::limit_outcome`]).
+    pub fn limit_outcome(&self) -> crate::position::Outcome {
+        each!(self, g => g.position().limit_outcome())
+    }
+
     /// The moves played, in notation.
     pub fn history(&self) -> Vec<String> {
         each!(self, g => g.move_texts())

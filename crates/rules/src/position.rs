@@ -211,6 +211,14 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
     /// lost pieces, move limit. Repetition needs history: see [`crate::Game`].
     fn status(&self) -> Status;
 
+    /// The outcome the rule set gives a game stopped now at its move limit
+    /// (reason [`EndReason::MoveLimit`]): Salta scores the race distances
+    /// or draws, as its `limit-result` says; Focus draws, or gives the
+    /// game to White under its draw-goes-to-first rule. [`Position::status`]
+    /// ends a game with it at the limit; a server ends a game that reaches
+    /// its length cap with it too.
+    fn limit_outcome(&self) -> Outcome;
+
     /// The incrementally maintained Zobrist hash (placement, side to move,
     /// and the game's extra state; not the ply count).
     fn hash(&self) -> u64;

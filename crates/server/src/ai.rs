@@ -2,6 +2,12 @@
 //! workers), at most `max_threads` search threads at once, each move
 //! claimed through the database so that one instance computes it, and
 //! stopped after `max_move` whatever the level asks.
+//!
+//! A person waiting for the AI comes first: games between two AIs, which
+//! nobody waits for, search on one thread, `watched_searches` of them at
+//! once, and get in line for a thread of the pool only then: a reply to a
+//! person never queues behind more than that many of their searches.
+//! Threads are handed out in the order asked for.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,30 +29,34 @@ pub struct AiConfig {
     pub max_move: Duration,
     /// A claim older than this is taken over (its instance is presumed dead).
     pub lease_ms: i64,
+    /// Games between two AIs searching at once, all together (on one
+    /// thread each).
+    pub watched_searches: usize,
 }
 
 impl Default for AiConfig {
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        AiConfig { max_threads: cores.max(1), max_move: Duration::from_secs(10), lease_ms: 15_000 }
+        AiConfig { max_threads: cores.max(1), max_move: Duration::from_secs(10), lease_ms: 15_000, watched_searches: 1 }
     }
 }
 
 /// Takes game ids from `queue` and plays the AI's move where one is due.
 pub async fn run(app: Arc<App>, mut queue: mpsc::UnboundedReceiver<String>, config: AiConfig) {
     let permits = Arc::new(Semaphore::new(config.max_threads));
+    let watched = Arc::new(Semaphore::new(config.watched_searches.clamp(1, config.max_threads.max(1))));
     let busy: Arc<Mutex<HashSet<String>>> = Arc::default();
     while let Some(id) = queue.recv().await {
         if !busy.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone()) {
             continue; // already being searched here
         }
-        let (app, permits, busy) = (app.clone(), permits.clone(), busy.clone());
+        let (app, permits, watched, busy) = (app.clone(), permits.clone(), watched.clone(), busy.clone());
         tokio::spawn(async move {
             let release = || {
                 busy.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
             };
             let games = &app.games;
-            match think(games, &id, &permits, config).await {
+            match think(games, &id, &permits, &watched, config).await {
                 Some((version, notation)) => {
                     release();
                     app.stats.ai_searches.fetch_add(1, Ordering::Relaxed);
@@ -64,15 +74,30 @@ pub async fn run(app: Arc<App>, mut queue: mpsc::UnboundedReceiver<String>, conf
 
 /// Searches the AI's move of game `id` if one is due and this instance
 /// wins the claim: (the version searched, the move).
-async fn think(games: &Games, id: &str, permits: &Arc<Semaphore>, config: AiConfig) -> Option<(i64, String)> {
+async fn think(
+    games: &Games,
+    id: &str,
+    permits: &Arc<Semaphore>,
+    watched: &Arc<Semaphore>,
+    config: AiConfig,
+) -> Option<(i64, String)> {
     let loaded = games.current(id).await.ok()?;
     if !loaded.row.state.ai_to_move {
         return None;
     }
     let side = loaded.game.side_to_move();
     let level = monte_engine::level(ai_level(&loaded.seat(side).player)?)?;
-    let wanted = level.threads.clamp(1, config.max_threads) as u32;
-    let _permit = permits.clone().acquire_many_owned(wanted).await.ok()?;
+    // Nobody waits for a game between two AIs: it gets in line for a
+    // thread only once it holds one of their few turns, and searches on
+    // one thread.
+    let between_ais = ai_level(&loaded.seat(!side).player).is_some();
+    let _watched = match between_ais {
+        true => Some(watched.clone().acquire_owned().await.ok()?),
+        false => None,
+    };
+    let mut level = level;
+    level.threads = if between_ais { 1 } else { level.threads.clamp(1, config.max_threads) };
+    let _permit = permits.clone().acquire_many_owned(level.threads as u32).await.ok()?;
     // The game may have moved on while waiting for a permit.
     let loaded = games.current(id).await.ok()?;
     if !loaded.row.state.ai_to_move || loaded.game.side_to_move() != side {

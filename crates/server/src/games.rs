@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use monte_rules::any::AnyGame;
 use monte_rules::focus::FocusRules;
 use monte_rules::salta::SaltaRules;
-use monte_rules::{GameKind, RuleSet, Side};
+use monte_rules::{GameKind, RuleSet, Side, Status};
 use monte_store::{BackendKind, GameRow, GameState, ListFilter, MoveRow, SeatRow, Store, Update};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
@@ -34,6 +34,9 @@ pub struct Games {
     cache: Mutex<HashMap<String, Slot>>,
     /// Games that may need an AI move (see `ai.rs`).
     ai_queue: mpsc::UnboundedSender<String>,
+    /// Plies after which a game ends by the rule set's count
+    /// ([`AnyGame::limit_outcome`]), reason `length cap`.
+    max_plies: i64,
 }
 
 /// How a seat is filled at creation.
@@ -154,9 +157,15 @@ pub enum Action {
 
 pub const MAX_NAME: usize = 40;
 
+/// The reason of a game ended by the server's cap on its length.
+pub const LENGTH_CAP: &str = "length cap";
+
+/// The reason of a game between two AIs stopped by its creator.
+pub const STOPPED: &str = "stopped";
+
 impl Games {
-    pub fn new(store: Store, hub: Hub, ai_queue: mpsc::UnboundedSender<String>) -> Games {
-        Games { store, hub, cache: Mutex::new(HashMap::new()), ai_queue }
+    pub fn new(store: Store, hub: Hub, ai_queue: mpsc::UnboundedSender<String>, max_plies: u32) -> Games {
+        Games { store, hub, cache: Mutex::new(HashMap::new()), ai_queue, max_plies: i64::from(max_plies) }
     }
 
     fn slot(&self, id: &str) -> Slot {
@@ -327,8 +336,17 @@ impl Games {
                 token_hash: None,
             },
         };
-        let white = seat(&new.white, Side::White);
-        let black = seat(&new.black, Side::Black);
+        let mut white = seat(&new.white, Side::White);
+        let mut black = seat(&new.black, Side::Black);
+        if let (SeatSpec::Ai(_), SeatSpec::Ai(_)) = (&new.white, &new.black) {
+            // Two AIs: the creator's token holds both seats, to stop the
+            // game (it cannot move for them); nobody else can.
+            let token = new_token();
+            white.token_hash = Some(hash_token(&token));
+            black.token_hash = white.token_hash.clone();
+            tokens.push((Side::White, token.clone()));
+            tokens.push((Side::Black, token));
+        }
         let open = new.white == SeatSpec::Open || new.black == SeatSpec::Open;
         if new.public && !open {
             return Err(ApiError::bad_request("public: only a game with an open seat can be open to anyone"));
@@ -492,7 +510,12 @@ impl Games {
         self.act(id, None, want_view, |l, now| {
             let side =
                 l.side_of_hash(hash).ok_or_else(|| ApiError::forbidden("this token holds no seat of this game"))?;
-            Ok((plan(l, side, &action, now)?, side))
+            if ai_level(&l.seat(side).player).is_some() && !matches!(action, Action::Resign) {
+                return Err(ApiError::forbidden(
+                    "the AIs move by themselves: their creator's token can only stop the game",
+                ));
+            }
+            Ok((plan(l, side, &action, now, self.max_plies)?, side))
         })
         .await
     }
@@ -504,7 +527,8 @@ impl Games {
             if ai_level(&l.seat(side).player).is_none() {
                 return Err(ApiError::conflict("no AI is to move"));
             }
-            Ok((plan(l, side, &Action::Move { text: notation.to_string(), ply: None }, now)?, ()))
+            let action = Action::Move { text: notation.to_string(), ply: None };
+            Ok((plan(l, side, &action, now, self.max_plies)?, ()))
         })
         .await?;
         Ok(())
@@ -637,7 +661,7 @@ impl Games {
         let date = l.row.created_at.to_string();
         let mut tags: Vec<(&str, &str)> = vec![("White", &white), ("Black", &black), ("Created", &date)];
         let reason = s.reason.clone().unwrap_or_default();
-        let by_server = matches!(reason.as_str(), "resignation" | "time" | "agreement");
+        let by_server = matches!(reason.as_str(), "resignation" | "time" | "agreement" | LENGTH_CAP | STOPPED);
         if by_server {
             tags.push(("Termination", &reason));
         }
@@ -652,8 +676,9 @@ fn full(view: Option<GameView>) -> ApiResult<GameView> {
 }
 
 /// Checks a client's action against the game and plans its change. A move
-/// is played on `l.game` in place, after every check (`act`).
-fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan> {
+/// is played on `l.game` in place, after every check (`act`). A move that
+/// reaches `max_plies` ends the game by the rule set's count.
+fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -> ApiResult<Plan> {
     let s = &l.row.state;
     match s.status.as_str() {
         "waiting" => return Err(ApiError::conflict("the game has not started: a seat is still open")),
@@ -705,11 +730,22 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan
             }];
             if let Some((result, winner, reason, margin)) = outcome_columns(game.status()) {
                 finish(&mut state, result, winner, reason, margin);
+            } else if state.ply >= max_plies
+                && let Some((result, winner, _, margin)) = outcome_columns(Status::Over(game.limit_outcome()))
+            {
+                finish(&mut state, result, winner, LENGTH_CAP.into(), margin);
             } else {
                 start_clock(&mut state, now);
             }
             state.ai_to_move = ai_to_move(&state);
             Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None })
+        }
+        Action::Resign if ai_level(&l.seat(side).player).is_some() => {
+            // The creator of a game between two AIs stops it.
+            charge_running(&mut state, l, now);
+            finish(&mut state, result_for(None), None, STOPPED.into(), None);
+            state.ai_to_move = false;
+            Ok(Plan::state(state))
         }
         Action::Resign => {
             charge_running(&mut state, l, now);
@@ -724,7 +760,7 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64) -> ApiResult<Plan
             }
             match s.draw_offer.as_deref().and_then(parse_side) {
                 Some(sd) if sd == side => return Err(ApiError::conflict("you already offered a draw")),
-                Some(_) => return plan(l, side, &Action::AcceptDraw, now),
+                Some(_) => return plan(l, side, &Action::AcceptDraw, now, max_plies),
                 None => state.draw_offer = Some(side_name(side).into()),
             }
             Ok(Plan::state(state))

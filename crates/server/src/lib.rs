@@ -49,6 +49,9 @@ pub struct Config {
     /// On SIGTERM or SIGINT: how long the requests in flight and the
     /// WebSockets' goodbyes may take before the server stops anyway.
     pub drain_timeout: Duration,
+    /// Plies after which a game ends by the rule set's count (reason
+    /// `length cap`): no game grows without end.
+    pub max_plies: u32,
     pub ai: AiConfig,
 }
 
@@ -64,6 +67,7 @@ impl Default for Config {
             body_limit: 64 * 1024,
             limits: Limits::default(),
             drain_timeout: Duration::from_secs(10),
+            max_plies: 2000,
             ai: AiConfig::default(),
         }
     }
@@ -131,7 +135,7 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
     store.release_claims().await?;
     let listener = store.listen().await?;
     let (ai_tx, ai_rx) = mpsc::unbounded_channel();
-    let games = Games::new(store, hub::Hub::default(), ai_tx.clone());
+    let games = Games::new(store, hub::Hub::default(), ai_tx.clone(), config.max_plies);
     let app = Arc::new(App {
         games,
         config: config.clone(),

@@ -271,7 +271,9 @@ pub struct ResultView {
     pub result: String,
     pub winner: Option<String>,
     /// `goal`, `no pieces`, `move limit`, `threefold repetition`,
-    /// `resignation`, `time` or `agreement`.
+    /// `resignation`, `time`, `agreement`, `length cap` (the server's cap
+    /// on a game's length) or `stopped` (a game between two AIs, by its
+    /// creator).
     pub reason: String,
     pub margin: Option<i64>,
 }

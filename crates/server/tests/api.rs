@@ -395,6 +395,100 @@ async fn ai_replies_and_moves_are_taken_back() {
     assert_eq!(status, StatusCode::CONFLICT);
 }
 
+#[tokio::test]
+async fn a_game_at_the_length_cap_ends_by_the_rule_sets_count() {
+    let s = sqlite_with(|c| c.max_plies = 6).await;
+    // Between people: the sixth ply ends the game, scored by the distances
+    // as the Salta rule set scores its move limit.
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let mut game = a["game"].clone();
+    let mut replay = AnyGame::new(monte_rules::GameKind::Salta, "seed", None).unwrap();
+    while game["status"] == "active" {
+        let token = a["tokens"][game["side_to_move"].as_str().unwrap()].as_str().unwrap();
+        let ply = game["ply"].as_i64().unwrap();
+        let mv = nth_move(&game, ply as usize * 5);
+        replay.play(&mv).unwrap();
+        let v =
+            s.ok("POST", &format!("/api/games/{id}/moves"), Some(token), Some(json!({ "move": mv, "ply": ply }))).await;
+        game = v["game"].clone();
+        assert!(ply < 6, "the cap ends the game at ply 6");
+    }
+    assert_eq!(game["ply"], 6);
+    assert_eq!(game["result"]["reason"], "length cap");
+    let expected = replay.limit_outcome();
+    assert_eq!(game["result"]["result"], expected.result_string());
+    assert_eq!(game["result"]["margin"].as_u64(), expected.margin.map(u64::from));
+    let (status, _) = s
+        .call("POST", &format!("/api/games/{id}/moves"), a["tokens"]["white"].as_str(), Some(json!({ "move": "x" })))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "over is over");
+    // Two AIs stop there by themselves; a Focus cap is a draw.
+    let b = s.create(json!({ "game": "focus", "white": "ai:1", "black": "ai:1" })).await;
+    let over = wait_for_ply(&s, b["game"]["id"].as_str().unwrap(), 6).await;
+    assert_eq!(over["ply"], 6);
+    assert_eq!(over["status"], "over");
+    assert_eq!(over["result"]["reason"], "length cap");
+    assert_eq!(over["result"]["result"], "1/2-1/2");
+}
+
+#[tokio::test]
+async fn a_game_between_two_ais_is_stopped_by_its_creator_alone() {
+    let s = sqlite().await;
+    let b = s.create(json!({ "game": "salta", "white": "ai:1", "black": "ai:1" })).await;
+    let id = b["game"]["id"].as_str().unwrap();
+    let owner = b["tokens"]["white"].as_str().expect("the creator's token");
+    assert_eq!(b["tokens"]["black"], owner, "one token holds both AI seats");
+    assert!(b["invite"].is_null());
+    let other = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let stranger = other["tokens"]["white"].as_str().unwrap();
+    let game = wait_for_ply(&s, id, 1).await;
+    // The token cannot move for the AIs, and no other token can stop them.
+    let mv = Some(json!({ "move": some_move(&game) }));
+    let (status, v) = s.call("POST", &format!("/api/games/{id}/moves"), Some(owner), mv).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
+    let resign = format!("/api/games/{id}/resign");
+    assert_eq!(s.call("POST", &resign, Some(stranger), None).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(s.call("POST", &resign, None, None).await.0, StatusCode::UNAUTHORIZED);
+    let stopped = s.ok("POST", &resign, Some(owner), None).await;
+    assert_eq!(stopped["game"]["status"], "over");
+    assert_eq!(stopped["game"]["result"]["reason"], "stopped");
+    assert_eq!(stopped["game"]["result"]["result"], "1/2-1/2");
+    let ply = stopped["game"]["ply"].as_i64().unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["ply"], ply, "the AIs stopped");
+}
+
+#[tokio::test]
+async fn a_person_waiting_for_the_ai_goes_before_games_between_ais() {
+    let s = sqlite_with(|c| {
+        c.ai.max_threads = 2;
+        c.ai.max_move = Duration::from_secs(3);
+    })
+    .await;
+    // Six games between two strongest AIs want every thread, all the time.
+    let mut crowd = Vec::new();
+    for _ in 0..6 {
+        let b = s.create(json!({ "game": "salta", "white": "ai:8", "black": "ai:8" })).await;
+        crowd.push((b["game"]["id"].as_str().unwrap().to_string(), b["tokens"]["white"].as_str().unwrap().to_string()));
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "ai:1" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let started = std::time::Instant::now();
+    s.ok("POST", &format!("/api/games/{id}/moves"), a["tokens"]["white"].as_str(), Some(json!({ "move": "c3-d4" })))
+        .await;
+    wait_for_ply(&s, id, 2).await;
+    let waited = started.elapsed();
+    eprintln!("level 1 replied in {} ms beside six level-8 games between AIs", waited.as_millis());
+    // Behind the crowd's searches (up to 3 s each, two threads each) the
+    // reply would wait many seconds; beside their one thread it does not.
+    assert!(waited < Duration::from_secs(2), "the reply took {waited:?}");
+    for (id, owner) in &crowd {
+        s.ok("POST", &format!("/api/games/{id}/resign"), Some(owner), None).await;
+    }
+}
+
 /// A game without the reading time (`server_time`, and the clock's time
 /// left, which is worked out at it).
 fn strip_time(game: &Value) -> Value {

@@ -699,13 +699,13 @@ impl Position for FocusPosition {
         if let Some(n) = self.rules.move_limit
             && self.ply >= 2 * n
         {
-            return Status::Over(Outcome {
-                winner: self.rules.draw_winner(),
-                reason: EndReason::MoveLimit,
-                margin: None,
-            });
+            return Status::Over(self.limit_outcome());
         }
         Status::Ongoing
+    }
+
+    fn limit_outcome(&self) -> Outcome {
+        Outcome { winner: self.rules.draw_winner(), reason: EndReason::MoveLimit, margin: None }
     }
 
     #[inline]

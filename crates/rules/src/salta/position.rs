@@ -565,22 +565,25 @@ impl Position for SaltaPosition {
         if let Some(n) = self.rules.move_limit
             && self.ply >= 2 * n
         {
-            let (dw, db) = (self.distance(Side::White), self.distance(Side::Black));
-            let outcome = match self.rules.limit_result {
-                LimitResult::Draw => Outcome { winner: None, reason: EndReason::MoveLimit, margin: None },
-                LimitResult::Scored => Outcome {
-                    winner: match dw.cmp(&db) {
-                        std::cmp::Ordering::Less => Some(Side::White),
-                        std::cmp::Ordering::Greater => Some(Side::Black),
-                        std::cmp::Ordering::Equal => None,
-                    },
-                    reason: EndReason::MoveLimit,
-                    margin: Some(dw.abs_diff(db)),
-                },
-            };
-            return Status::Over(outcome);
+            return Status::Over(self.limit_outcome());
         }
         Status::Ongoing
+    }
+
+    fn limit_outcome(&self) -> Outcome {
+        let (dw, db) = (self.distance(Side::White), self.distance(Side::Black));
+        match self.rules.limit_result {
+            LimitResult::Draw => Outcome { winner: None, reason: EndReason::MoveLimit, margin: None },
+            LimitResult::Scored => Outcome {
+                winner: match dw.cmp(&db) {
+                    std::cmp::Ordering::Less => Some(Side::White),
+                    std::cmp::Ordering::Greater => Some(Side::Black),
+                    std::cmp::Ordering::Equal => None,
+                },
+                reason: EndReason::MoveLimit,
+                margin: Some(dw.abs_diff(db)),
+            },
+        }
     }
 
     #[inline]
