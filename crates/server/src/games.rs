@@ -658,7 +658,7 @@ impl Games {
             None => seat.name.clone().unwrap_or_else(|| "?".into()),
         };
         let (white, black) = (player(&s.white), player(&s.black));
-        let date = l.row.created_at.to_string();
+        let date = rfc3339(l.row.created_at);
         let mut tags: Vec<(&str, &str)> = vec![("White", &white), ("Black", &black), ("Created", &date)];
         let reason = s.reason.clone().unwrap_or_default();
         let by_server = matches!(reason.as_str(), "resignation" | "time" | "agreement" | LENGTH_CAP | STOPPED);
@@ -668,6 +668,16 @@ impl Games {
         let result = if by_server { s.result.as_deref() } else { None };
         Ok(l.game.record(&tags, result).to_string())
     }
+}
+
+/// A time in milliseconds since the Unix epoch as RFC 3339 in UTC, to the
+/// second (`2026-12-03T10:04:10Z`); the raw number if it is out of range.
+fn rfc3339(ms: i64) -> String {
+    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .ok()
+        .and_then(|t| t.format(&format).ok())
+        .unwrap_or_else(|| ms.to_string())
 }
 
 /// The view `act` was asked for.
@@ -914,4 +924,14 @@ pub fn check_id(id: &str) -> ApiResult<()> {
         return Err(ApiError::not_found(format!("no game `{}`", id.chars().take(40).collect::<String>())));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn record_dates_are_rfc3339_in_utc() {
+        assert_eq!(super::rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::rfc3339(1_796_292_250_999), "2026-12-03T10:04:10Z");
+        assert_eq!(super::rfc3339(i64::MAX), i64::MAX.to_string());
+    }
 }

@@ -175,6 +175,8 @@ async fn full_game(s: &Server, kind: &str) {
     let replayed = AnyGame::from_record(record.as_str().unwrap()).expect("the record replays");
     assert_eq!(replayed.fen(), game["fen"].as_str().unwrap());
     assert!(record.as_str().unwrap().contains("Ann") && record.as_str().unwrap().contains("Bob"));
+    let created = record.as_str().unwrap().lines().find(|l| l.starts_with("[Created ")).expect("a Created tag");
+    assert!(created.len() == "[Created \"2026-12-03T10:04:10Z\"]".len() && created.ends_with("Z\"]"), "{created}");
     let (status, _) = s.call("POST", &format!("/api/games/{id}/resign"), Some(&white), None).await;
     assert_eq!(status, StatusCode::CONFLICT, "over is over");
 }
