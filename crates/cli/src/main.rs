@@ -246,7 +246,9 @@ impl PositionArgs {
     fn rules<R: RuleSet>(&self) -> Result<R> {
         let mut rules: R = self.rules.parse()?;
         if let Some(n) = self.move_limit {
-            rules.set_option("move-limit", Some(&n.to_string()))?;
+            // `--move-limit 0` is no limit; the rule option says `none`.
+            let limit = if n == 0 { "none".to_string() } else { n.to_string() };
+            rules.set_option("move-limit", Some(&limit))?;
         }
         if self.draw_goes_to_first {
             rules.set_option("draw-goes-to-first", None)?;

@@ -308,6 +308,15 @@ fn rule_sets_round_trip_through_their_text_form() {
     ] {
         assert!(bad.parse::<SaltaRules>().is_err(), "{bad}");
     }
+    // A move limit is 1 to 1,000,000 moves per side, or `none`.
+    for (text, limit) in [("seed,move-limit=1", Some(1)), ("seed,move-limit=none", None)] {
+        assert_eq!(text.parse::<SaltaRules>().unwrap().move_limit, limit, "{text}");
+    }
+    for bad in ["seed,move-limit=0", "seed,move-limit=1000001", "seed,move-limit=-3"] {
+        let e = bad.parse::<SaltaRules>().unwrap_err().to_string();
+        assert!(e.contains("1..1000000"), "{bad}: {e}");
+        assert!(bad.parse::<FocusRules>().is_err(), "{bad}");
+    }
     assert!("seed,calls=off,compulsory-jumps".parse::<SaltaRules>().is_ok());
     assert!("seed,compulsory-jumps,calls=off".parse::<SaltaRules>().is_ok());
     assert!("sackson,jumps=maybe".parse::<FocusRules>().unwrap_err().to_string().contains("expected on or off"));

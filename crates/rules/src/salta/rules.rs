@@ -278,8 +278,7 @@ pub(crate) fn parse_limit(value: Option<&str>) -> Result<Option<u32>, RulesError
         None => Err(RulesError::new("option move-limit needs a value, e.g. move-limit=120")),
         Some("none" | "off") => Ok(None),
         Some(v) => match v.parse::<u32>() {
-            Ok(0) => Ok(None),
-            Ok(n) if n <= 1_000_000 => Ok(Some(n)),
+            Ok(n) if (1..=1_000_000).contains(&n) => Ok(Some(n)),
             _ => Err(RulesError::new(format!(
                 "move-limit `{v}`: expected a number of moves per side (1..1000000) or `none`"
             ))),
