@@ -174,6 +174,7 @@ async fn health(State(app): State<Arc<App>>) -> ApiResult<Response> {
         "connections": app.connections.open(),
         "ai_searches": app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
         "ai_moves": app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
+        "games_replayed": app.games.replays(),
     });
     match store.health() {
         StoreHealth::Ok => Ok(Json(body).into_response()),
@@ -276,12 +277,18 @@ async fn list_mine(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Mine>) 
 }
 
 async fn get_game(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
-    let loaded = app.games.get(&id).await?;
-    let you = bearer(&headers).and_then(|t| loaded.side_of(t)).map(side_name);
-    let mut view = loaded.view(now_ms());
-    if you.is_some() {
-        view.now.invite = loaded.open_invite();
-    }
+    let token = bearer(&headers);
+    let (view, you) = app
+        .games
+        .fresh(&id, |loaded| {
+            let you = token.and_then(|t| loaded.side_of(t)).map(side_name);
+            let mut view = loaded.view(now_ms());
+            if you.is_some() {
+                view.now.invite = loaded.open_invite();
+            }
+            (view, you)
+        })
+        .await?;
     Ok(Json(game_json(&view, you)))
 }
 

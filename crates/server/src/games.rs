@@ -37,6 +37,9 @@ pub struct Games {
     /// Plies after which a game ends by the rule set's count
     /// ([`AnyGame::limit_outcome`]), reason `length cap`.
     max_plies: i64,
+    /// Games read from the database and replayed (the cost a read of a
+    /// current cached game does not pay).
+    replays: std::sync::atomic::AtomicU64,
 }
 
 /// How a seat is filled at creation.
@@ -165,7 +168,14 @@ pub const STOPPED: &str = "stopped";
 
 impl Games {
     pub fn new(store: Store, hub: Hub, ai_queue: mpsc::UnboundedSender<String>, max_plies: u32) -> Games {
-        Games { store, hub, cache: Mutex::new(HashMap::new()), ai_queue, max_plies: i64::from(max_plies) }
+        Games {
+            store,
+            hub,
+            cache: Mutex::new(HashMap::new()),
+            ai_queue,
+            max_plies: i64::from(max_plies),
+            replays: Default::default(),
+        }
     }
 
     fn slot(&self, id: &str) -> Slot {
@@ -178,21 +188,46 @@ impl Games {
         self.cache.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
+    /// Games read from the database and replayed so far.
+    pub fn replays(&self) -> u64 {
+        self.replays.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     async fn load(&self, id: &str) -> ApiResult<Loaded> {
+        self.replays.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let row = self.store.load_game(id).await?.ok_or_else(|| ApiError::not_found(format!("no game `{id}`")))?;
         Loaded::replay(row)
     }
 
-    /// The current game, read from the database (other instances may have
-    /// changed it), refreshing the cache.
+    /// The current game as the database has it (other instances may have
+    /// changed it), refreshing the cache, copied.
     pub async fn get(&self, id: &str) -> ApiResult<Loaded> {
+        self.fresh(id, Loaded::clone).await
+    }
+
+    /// `f` of the current game as the database has it, under the game's
+    /// lock. Only the game's version is read when the cached copy is
+    /// current: a read costs no replay of the moves, at any length.
+    pub async fn fresh<T>(&self, id: &str, f: impl FnOnce(&Loaded) -> T) -> ApiResult<T> {
         check_id(id)?;
         let slot = self.slot(id);
         let mut guard = slot.lock().await;
-        match self.load(id).await {
+        let version = self.store.game_version(id).await;
+        if let (Ok(Some(version)), Some(cached)) = (&version, guard.as_ref())
+            && cached.row.version == *version
+        {
+            return Ok(f(cached));
+        }
+        let loaded = match version {
+            Ok(Some(_)) => self.load(id).await,
+            Ok(None) => Err(ApiError::not_found(format!("no game `{id}`"))),
+            Err(e) => Err(e.into()),
+        };
+        match loaded {
             Ok(loaded) => {
-                *guard = Some(loaded.clone());
-                Ok(loaded)
+                let answer = f(&loaded);
+                *guard = Some(loaded);
+                Ok(answer)
             }
             Err(e) => {
                 drop(guard);

@@ -491,6 +491,33 @@ async fn a_person_waiting_for_the_ai_goes_before_games_between_ais() {
     }
 }
 
+#[tokio::test]
+async fn reading_a_long_game_replays_nothing() {
+    let s = sqlite().await;
+    let a = s.create(json!({ "game": "focus", "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let mut game = a["game"].clone();
+    while game["status"] == "active" && game["ply"].as_i64() < Some(300) {
+        let token = a["tokens"][game["side_to_move"].as_str().unwrap()].as_str().unwrap();
+        let ply = game["ply"].as_i64().unwrap();
+        let mv = nth_move(&game, ply as usize * 3);
+        let v =
+            s.ok("POST", &format!("/api/games/{id}/moves"), Some(token), Some(json!({ "move": mv, "ply": ply }))).await;
+        game = v["game"].clone();
+    }
+    let replays = |h: &Value| h["games_replayed"].as_u64().unwrap();
+    let before = replays(&s.ok("GET", "/api/health", None, None).await);
+    let started = std::time::Instant::now();
+    for _ in 0..50 {
+        let seen = s.ok("GET", &format!("/api/games/{id}"), None, None).await;
+        assert_eq!(seen["game"]["ply"], game["ply"]);
+    }
+    let each = started.elapsed() / 50;
+    let after = replays(&s.ok("GET", "/api/health", None, None).await);
+    eprintln!("{} plies: {} µs a read, {} replays", game["ply"], each.as_micros(), after - before);
+    assert_eq!(after, before, "a read of a current cached game replays nothing");
+}
+
 /// A game without the reading time (`server_time`, and the clock's time
 /// left, which is worked out at it).
 fn strip_time(game: &Value) -> Value {

@@ -722,6 +722,18 @@ impl Store {
         })
     }
 
+    /// A game's version alone (a cheap check that a copy is current), or
+    /// `None` when there is no such game.
+    pub async fn game_version(&self, id: &str) -> Result<Option<i64>> {
+        on_pool!(read self, pool => {
+            let row = sqlx::query("SELECT version FROM games WHERE id = $1").bind(id).fetch_optional(pool).await?;
+            Ok(match row {
+                Some(r) => Some(r.try_get("version")?),
+                None => None,
+            })
+        })
+    }
+
     /// The id of the game an invite code opens.
     pub async fn find_invite(&self, code: &str) -> Result<Option<String>> {
         on_pool!(read self, pool => {
