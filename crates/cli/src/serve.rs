@@ -60,6 +60,10 @@ pub struct ServeArgs {
     /// AI search threads in use at once (default: the number of cores)
     #[arg(long)]
     ai_threads: Option<usize>,
+    /// Games between two AIs still playing that one client address may
+    /// have started; more are answered 429 (0: no cap)
+    #[arg(long, default_value_t = 2)]
+    max_ai_games_per_ip: usize,
     /// Longest AI search for one move, in seconds
     #[arg(long, default_value_t = 10.0)]
     ai_max_seconds: f64,
@@ -100,6 +104,7 @@ impl ServeArgs {
             config.ai.max_threads = n;
         }
         config.ai.max_move = seconds("--ai-max-seconds", self.ai_max_seconds)?;
+        config.ai.watched_per_address = self.max_ai_games_per_ip;
         Ok(config)
     }
 }

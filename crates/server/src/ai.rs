@@ -18,7 +18,8 @@ use monte_engine::Clock;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::App;
-use crate::games::Games;
+use crate::error::{ApiError, ApiResult};
+use crate::games::{Created, Games};
 use crate::model::{ai_level, now_ms};
 
 #[derive(Clone, Copy, Debug)]
@@ -32,12 +33,21 @@ pub struct AiConfig {
     /// Games between two AIs searching at once, all together (on one
     /// thread each).
     pub watched_searches: usize,
+    /// Games between two AIs still playing that one client address may
+    /// have started (0: no cap).
+    pub watched_per_address: usize,
 }
 
 impl Default for AiConfig {
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        AiConfig { max_threads: cores.max(1), max_move: Duration::from_secs(10), lease_ms: 15_000, watched_searches: 1 }
+        AiConfig {
+            max_threads: cores.max(1),
+            max_move: Duration::from_secs(10),
+            lease_ms: 15_000,
+            watched_searches: 1,
+            watched_per_address: 2,
+        }
     }
 }
 
@@ -126,4 +136,44 @@ async fn think(
     let searched = tokio::task::spawn_blocking(move || monte_engine::choose(&game, &level, clock, seed, &stop)).await;
     timer.abort();
     Some((version, searched.ok()?.ok()?.notation))
+}
+
+/// The games between two AIs each client address started: a client may
+/// have only a few of them playing at once.
+#[derive(Debug, Default)]
+pub struct Watched {
+    by_address: tokio::sync::Mutex<std::collections::HashMap<std::net::IpAddr, Vec<String>>>,
+}
+
+impl Watched {
+    /// Creates a game between two AIs for `address` with `create` (which
+    /// returns its id) unless the address already has `cap` of them
+    /// playing (0: no cap): 429 then.
+    pub async fn admit<F>(&self, games: &Games, address: std::net::IpAddr, cap: usize, create: F) -> ApiResult<Created>
+    where
+        F: std::future::Future<Output = ApiResult<Created>>,
+    {
+        let mut by_address = self.by_address.lock().await;
+        let mine = by_address.entry(address).or_default();
+        let mut playing = Vec::new();
+        for id in mine.drain(..) {
+            if games.fresh(&id, |l| l.row.state.status != "over").await.unwrap_or(false) {
+                playing.push(id);
+            }
+        }
+        *mine = playing;
+        if cap > 0 && mine.len() >= cap {
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{cap} games between AIs started from your address are still playing: stop one first (resign with its token)"
+                ),
+            ));
+        }
+        let created = create.await?;
+        mine.push(created.view.now.id.clone());
+        // Addresses whose games have all ended are forgotten.
+        by_address.retain(|_, ids| !ids.is_empty());
+        Ok(created)
+    }
 }

@@ -216,21 +216,29 @@ struct ClockSpec {
     increment: f64,
 }
 
-async fn create_game(State(app): State<Arc<App>>, JsonBody(body): JsonBody<CreateGame>) -> ApiResult<Response> {
+async fn create_game(
+    State(app): State<Arc<App>>,
+    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    JsonBody(body): JsonBody<CreateGame>,
+) -> ApiResult<Response> {
     let seat = |s: &Option<String>, default: &str| s.as_deref().unwrap_or(default).parse::<SeatSpec>();
-    let created = app
-        .games
-        .create(NewGame {
-            kind: body.game,
-            rules: body.rules.unwrap_or_else(|| "seed".into()),
-            fen: body.fen,
-            white: seat(&body.white, "me")?,
-            black: seat(&body.black, "open")?,
-            name: body.name,
-            clock: body.clock.map(|c| (c.minutes, c.increment)),
-            public: body.public,
-        })
-        .await?;
+    let new = NewGame {
+        kind: body.game,
+        rules: body.rules.unwrap_or_else(|| "seed".into()),
+        fen: body.fen,
+        white: seat(&body.white, "me")?,
+        black: seat(&body.black, "open")?,
+        name: body.name,
+        clock: body.clock.map(|c| (c.minutes, c.increment)),
+        public: body.public,
+    };
+    let created = if let (SeatSpec::Ai(_), SeatSpec::Ai(_)) = (&new.white, &new.black) {
+        let address = peer.map(|p| p.0.0.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        let cap = app.config.ai.watched_per_address;
+        app.watched.admit(&app.games, address, cap, app.games.create(new)).await?
+    } else {
+        app.games.create(new).await?
+    };
     let tokens: serde_json::Map<String, Value> =
         created.tokens.iter().map(|(side, t)| (side_name(*side).to_string(), Value::from(t.clone()))).collect();
     let invite = created.invite.map(|code| json!({ "code": code, "url": format!("/api/invites/{code}") }));

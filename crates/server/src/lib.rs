@@ -94,6 +94,8 @@ pub struct App {
     pub connections: Arc<net::Connections>,
     /// Set when the server stops: every WebSocket says goodbye (1001).
     pub stopping: tokio::sync::watch::Sender<bool>,
+    /// Games between two AIs by the client address that started them.
+    pub watched: ai::Watched,
 }
 
 /// Counters of this instance (shown by `/api/health`).
@@ -142,6 +144,7 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
         stats: Stats::default(),
         connections: Arc::default(),
         stopping: tokio::sync::watch::Sender::new(false),
+        watched: ai::Watched::default(),
     });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
     if let Some(listener) = listener {

@@ -459,6 +459,16 @@ async fn a_game_between_two_ais_is_stopped_by_its_creator_alone() {
     let ply = stopped["game"]["ply"].as_i64().unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"]["ply"], ply, "the AIs stopped");
+    // One client address has at most two such games playing at once.
+    let ai_game = json!({ "game": "focus", "white": "ai:1", "black": "ai:1" });
+    let second = s.create(ai_game.clone()).await;
+    s.create(ai_game.clone()).await;
+    let (status, v) = s.call("POST", "/api/games", None, Some(ai_game.clone())).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("stop one first"), "{v}");
+    let (sid, sowner) = (second["game"]["id"].as_str().unwrap(), second["tokens"]["white"].as_str().unwrap());
+    s.ok("POST", &format!("/api/games/{sid}/resign"), Some(sowner), None).await;
+    s.create(ai_game).await;
 }
 
 #[tokio::test]
@@ -466,6 +476,7 @@ async fn a_person_waiting_for_the_ai_goes_before_games_between_ais() {
     let s = sqlite_with(|c| {
         c.ai.max_threads = 2;
         c.ai.max_move = Duration::from_secs(3);
+        c.ai.watched_per_address = 0;
     })
     .await;
     // Six games between two strongest AIs want every thread, all the time.
