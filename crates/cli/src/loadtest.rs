@@ -162,6 +162,8 @@ async fn start_server(database: Option<&str>) -> Result<(Target, SocketAddr)> {
         .args(["serve", "--database", &url, "--listen", "127.0.0.1:0", "--rate-limit", "0", "--ws-rate", "0"])
         .args(["--max-connections-per-ip", "0"])
         .args(["--instance", "loadtest"])
+        // Warnings only, unless asked: a line per request is not what is measured.
+        .env("MONTE_LOG", std::env::var("MONTE_LOG").unwrap_or_else(|_| "warn".into()))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

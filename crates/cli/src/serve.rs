@@ -64,6 +64,10 @@ pub struct ServeArgs {
     /// have started; more are answered 429 (0: no cap)
     #[arg(long, default_value_t = 2)]
     max_ai_games_per_ip: usize,
+    /// Log lines as text or as JSON objects, one per line, on standard
+    /// error; `MONTE_LOG` filters them (default `info`: a line per request)
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     /// Longest AI search for one move, in seconds
     #[arg(long, default_value_t = 10.0)]
     ai_max_seconds: f64,
@@ -115,8 +119,32 @@ fn seconds(flag: &str, s: f64) -> Result<Duration> {
     Ok(Duration::from_secs_f64(s))
 }
 
+/// How `monte serve` writes its log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Logs to standard error, filtered by `MONTE_LOG` (`info` by default;
+/// e.g. `warn`, or `info,monte::http=warn` without the request lines).
+fn start_logging(format: LogFormat) -> Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("MONTE_LOG") {
+        Ok(spec) => EnvFilter::try_new(&spec).map_err(|e| anyhow::anyhow!("MONTE_LOG `{spec}`: {e}"))?,
+        Err(_) => EnvFilter::new("info"),
+    };
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let installed = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+    installed.map_err(|e| anyhow::anyhow!("cannot start logging: {e}"))
+}
+
 pub fn serve(args: &ServeArgs) -> Result<()> {
     let config = args.config()?;
+    start_logging(args.log_format)?;
     let shown = redact(&config.database);
     monte_server::serve_blocking(config, |addr| {
         // Tests and scripts read this line for the address.

@@ -28,6 +28,7 @@ impl Server {
             .args(["serve", "--database", database, "--listen", "127.0.0.1:0", "--rate-limit", "0"])
             .args(["--ai-threads", "1"])
             .args(extra)
+            .env("MONTE_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

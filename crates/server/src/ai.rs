@@ -107,7 +107,12 @@ async fn think(
     };
     let mut level = level;
     level.threads = if between_ais { 1 } else { level.threads.clamp(1, config.max_threads) };
-    let _permit = permits.clone().acquire_many_owned(level.threads as u32).await.ok()?;
+    let metrics = &games.metrics;
+    metrics.ai_queued();
+    let queued = std::time::Instant::now();
+    let permit = permits.clone().acquire_many_owned(level.threads as u32).await;
+    metrics.ai_started(queued.elapsed().as_secs_f64());
+    let _permit = permit.ok()?;
     // The game may have moved on while waiting for a permit.
     let loaded = games.current(id).await.ok()?;
     if !loaded.row.state.ai_to_move || loaded.game.side_to_move() != side {

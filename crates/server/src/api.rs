@@ -36,6 +36,9 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/"),
     ("get", "/api/health"),
+    ("get", "/api/live"),
+    ("get", "/api/ready"),
+    ("get", "/metrics"),
     ("get", "/api/openapi.json"),
     ("post", "/api/games"),
     ("get", "/api/games/open"),
@@ -58,6 +61,9 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(crate::web::page_shell))
         .route("/api/health", get(health))
+        .route("/api/live", get(live))
+        .route("/api/ready", get(health))
+        .route("/metrics", get(metrics))
         .route("/api/openapi.json", get(openapi))
         .route("/api/games", post(create_game))
         .route("/api/games/open", get(list_open))
@@ -78,6 +84,7 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(middleware::from_fn(same_origin_json))
         .layer(middleware::map_response(json_errors))
         .layer(middleware::from_fn_with_state(limiter, rate_limit))
+        .layer(middleware::from_fn_with_state(app.games.metrics.clone(), crate::metrics::observe))
         .with_state(app)
 }
 
@@ -186,6 +193,17 @@ async fn health(State(app): State<Arc<App>>) -> ApiResult<Response> {
             Ok((StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response())
         }
     }
+}
+
+/// Liveness: the process answers (no database query).
+async fn live() -> Json<Value> {
+    Json(json!({ "status": "alive" }))
+}
+
+/// The metrics in the Prometheus text format.
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let text = app.games.metrics.render(app.games.cached(), app.games.hub.watchers(), app.connections.open());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
 }
 
 async fn openapi() -> Response {

@@ -19,6 +19,7 @@ use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
+use crate::metrics::{Metrics, Mover};
 use crate::model::{
     GameSummary, GameView, Loaded, ai_level, hash_token, new_token, now_ms, outcome_columns, parse_side, random_id,
     side_name,
@@ -40,6 +41,7 @@ pub struct Games {
     /// Games read from the database and replayed (the cost a read of a
     /// current cached game does not pay).
     replays: std::sync::atomic::AtomicU64,
+    pub metrics: Arc<Metrics>,
 }
 
 /// How a seat is filled at creation.
@@ -175,6 +177,7 @@ impl Games {
             ai_queue,
             max_plies: i64::from(max_plies),
             replays: Default::default(),
+            metrics: Arc::default(),
         }
     }
 
@@ -632,8 +635,17 @@ impl Games {
             // a move that is not committed (`GameChange::Played`).
             held.dirty = true;
             let update = Update { state: &plan.state, truncate_from: plan.truncate_from, append: &plan.append };
-            match self.store.commit(id, loaded.row.version, &update).await {
-                Ok(true) => {}
+            let started = std::time::Instant::now();
+            let committed = self.store.commit(id, loaded.row.version, &update).await;
+            self.metrics.committed(started.elapsed().as_secs_f64(), committed.is_err());
+            match committed {
+                Ok(true) => {
+                    if !plan.append.is_empty() {
+                        let mover = parse_side(&loaded.row.state.side_to_move).map(|side| loaded.seat(side));
+                        let by_ai = mover.is_some_and(|seat| ai_level(&seat.player).is_some());
+                        self.metrics.moved(if by_ai { Mover::Ai } else { Mover::Player });
+                    }
+                }
                 // Lost a race: the loop reloads the game.
                 Ok(false) => continue,
                 // Committed or not, nobody knows: `held` drops the cached

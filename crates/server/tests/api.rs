@@ -529,6 +529,31 @@ async fn reading_a_long_game_replays_nothing() {
     assert_eq!(after, before, "a read of a current cached game replays nothing");
 }
 
+#[tokio::test]
+async fn metrics_liveness_and_readiness() {
+    let s = sqlite().await;
+    assert_eq!(s.ok("GET", "/api/live", None, None).await["status"], "alive");
+    assert_eq!(s.ok("GET", "/api/ready", None, None).await["status"], "ok");
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    s.ok("POST", &format!("/api/games/{id}/moves"), a["tokens"]["white"].as_str(), Some(json!({ "move": "c3-d4" })))
+        .await;
+    let (status, text) = s.raw("GET", "/metrics", None, String::new()).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = text.as_str().expect("the text format").to_string();
+    for line in [
+        "monte_moves_total{by=\"player\"} 1",
+        "monte_http_requests_total{method=\"POST\",route=\"/api/games/{id}/moves\",status=\"200\"} 1",
+        "monte_store_commit_seconds_count 1",
+        "monte_store_errors_total 0",
+        "monte_ai_queue_depth 0",
+        "monte_games_in_memory 1",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+    }
+    assert!(!text.contains(id), "routes are templates, never paths");
+}
+
 /// A game without the reading time (`server_time`, and the clock's time
 /// left, which is worked out at it).
 fn strip_time(game: &Value) -> Value {
