@@ -96,7 +96,8 @@ struct Writer {
     /// Set once the WAL was found removed or replaced.
     wal_lost: bool,
     /// A storage failure made on purpose, for the fault tests.
-    fault: Option<testing::SqliteFault>,
+    #[cfg(feature = "testing")]
+    fault: Option<faults::SqliteFault>,
 }
 
 impl Writer {
@@ -110,7 +111,9 @@ impl Writer {
         }
         if self.conn.is_none() {
             let options = self.options.as_ref().ok_or(StoreError::Database(sqlx::Error::PoolClosed))?;
+            #[cfg_attr(not(feature = "testing"), expect(unused_mut))]
             let mut conn = options.connect().await?;
+            #[cfg(feature = "testing")]
             if let Some(fault) = self.fault {
                 fault.apply(&mut conn).await?;
             }
@@ -563,6 +566,7 @@ impl Store {
                 closed: false,
                 wal,
                 wal_lost: false,
+                #[cfg(feature = "testing")]
                 fault: None,
             }));
             if !memory {
@@ -1532,3 +1536,6 @@ impl Listener {
 }
 
 pub mod testing;
+
+#[cfg(feature = "testing")]
+mod faults;
