@@ -250,7 +250,7 @@ async fn create_game(
         clock: body.clock.map(|c| (c.minutes, c.increment)),
         public: body.public,
     };
-    let created = if let (SeatSpec::Ai(_), SeatSpec::Ai(_)) = (&new.white, &new.black) {
+    let created = if new.between_ais() {
         let address = peer.map(|p| p.0.0.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
         let cap = app.config.ai.watched_per_address;
         app.watched.admit(&app.games, address, cap, app.games.create(new)).await?

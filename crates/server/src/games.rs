@@ -84,6 +84,13 @@ pub struct NewGame {
     pub public: bool,
 }
 
+impl NewGame {
+    /// Both seats are the AI's: a game nobody waits for.
+    pub fn between_ais(&self) -> bool {
+        matches!((&self.white, &self.black), (SeatSpec::Ai(_), SeatSpec::Ai(_)))
+    }
+}
+
 /// A created game: its view, the tokens of the creator's seats (given only
 /// here) and the invite code if a seat is open.
 #[derive(Clone, Debug)]
@@ -376,7 +383,7 @@ impl Games {
         };
         let mut white = seat(&new.white, Side::White);
         let mut black = seat(&new.black, Side::Black);
-        if let (SeatSpec::Ai(_), SeatSpec::Ai(_)) = (&new.white, &new.black) {
+        if new.between_ais() {
             // Two AIs: the creator's token holds both seats, to stop the
             // game (it cannot move for them); nobody else can.
             let token = new_token();
