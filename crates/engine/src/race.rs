@@ -391,8 +391,8 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64)
 
 /// The first step of a plan that brings the side to move's army home
 /// with every other piece standing still: the opponent's pieces, and its
-/// own pieces whose target an opponent's piece holds (they wait for it
-/// to leave), are walls, and the opponent's may be jumped over: in the
+/// own pieces that wait for their target to be left ([`waiting_walls`]),
+/// are walls, and the opponent's may be jumped over: in the
 /// fight they are the ladders a quick way home climbs. The plan is the
 /// greedy planner's ([`greedy_plan`]; the exact solver, on walls it may
 /// not jump, makes detours round a fight that moves on before they pay),
@@ -424,8 +424,8 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     if let Some(mv) = PLAN.with(|plans| plans.borrow()[me.index()].get(&army_key).copied()).and_then(step) {
         return Some(mv);
     }
-    let (waiting, moving): (Vec<RacePiece>, Vec<RacePiece>) = pieces.iter().partition(|p| opp & (1 << p.target) != 0);
-    let walls = waiting.iter().fold(opp, |w, p| w | 1 << p.square);
+    let walls = waiting_walls(&pieces, opp);
+    let moving: Vec<RacePiece> = pieces.iter().copied().filter(|p| walls & (1 << p.square) == 0).collect();
     // An army that found no way round these walls is not asked again.
     let attempt = army_key ^ mix(walls);
     if NO_PLAN.with(|failed| failed.borrow().contains(&attempt)) {
@@ -477,6 +477,26 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
         }
     });
     Some(mv)
+}
+
+/// The squares a plan must go round: the opponent's pieces (`opp`), and
+/// the army's pieces that wait. A piece waits when its target is held by
+/// an opponent's piece, or by a piece that waits: a waiting piece that
+/// stands on another's target (every square of the targets' ranks is
+/// some piece's target) holds that one up too, and a plan that counted
+/// on it moving would find no way home for the whole army.
+fn waiting_walls(pieces: &[RacePiece], opp: u64) -> u64 {
+    let mut walls = opp;
+    loop {
+        let more = pieces
+            .iter()
+            .filter(|p| p.square != p.target && walls & (1 << p.target) != 0)
+            .fold(walls, |w, p| w | 1 << p.square);
+        if more == walls {
+            return walls;
+        }
+        walls = more;
+    }
 }
 
 /// A move that drives an enemy piece off one of the side to move's
@@ -907,6 +927,23 @@ mod tests {
         assert!(!after[Side::Black.index()].is_empty());
         assert_eq!(after[Side::White.index()], white_plan);
         assert_eq!(planned_move(&white), Some(white_step));
+    }
+
+    #[test]
+    fn a_piece_waiting_on_another_piece_target_holds_that_one_up() {
+        // Black's star on j10 (White's star 1's target) cannot be driven
+        // off: its only neighbour, i9, is White's and h8 behind it is
+        // taken. White's star 1 waits on f8, the target of the piece now
+        // on f6, which must wait too; the piece on b6 still has a plan.
+        let pos = finished_but(&[("f8", "f6"), ("j10", "f8"), ("a1", "j10"), ("b8", "b6")]);
+        let walls = waiting_walls(&army(&pos, Side::White), pos.pieces(Side::Black));
+        assert_ne!(walls & 1 << sq("f8"), 0);
+        assert_ne!(walls & 1 << sq("f6"), 0);
+        assert_eq!(walls & 1 << sq("b6"), 0);
+        assert_eq!(eviction(&pos, false), None);
+        let step = planned_move(&pos).expect("a plan for the piece on b6");
+        assert_eq!(step.from, sq("b6"));
+        assert!(!step.call && pos.is_legal(step));
     }
 
     #[test]
