@@ -129,8 +129,13 @@ enum Command {
         #[arg(long)]
         data_out: Option<String>,
         /// Fit on the positions of this file instead of playing games
-        #[arg(long)]
+        #[arg(long, conflicts_with = "records")]
         data: Option<String>,
+        /// Fit on the games of this records file (as `monte match
+        /// --records` writes them) instead of playing games; only games
+        /// decided on the board count (repeatable)
+        #[arg(long)]
+        records: Vec<String>,
     },
     /// Benchmarks. Without a subcommand: perft over a fixed set of
     /// positions of both games (nodes per second and a deterministic node
@@ -336,9 +341,9 @@ fn run(cli: Cli) -> Result<()> {
             play::run(game, play::Settings { white, black, record, color, terminal, seed })
         }
         Command::Ugi { game, rules } => ugi::run(game, &rules),
-        Command::Tune { pos, games, depth, random_plies, seed, sample_every, data_out, data } => {
+        Command::Tune { pos, games, depth, random_plies, seed, sample_every, data_out, data, records } => {
             let settings =
-                tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data };
+                tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data, records };
             match pos.game {
                 GameKind::Salta => tune::run::<SaltaPosition>(pos.rules()?, &settings),
                 GameKind::Focus => tune::run::<FocusPosition>(pos.rules()?, &settings),

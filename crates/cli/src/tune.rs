@@ -10,7 +10,8 @@ use anyhow::{Context, Result};
 use monte_engine::EngineGame;
 use monte_engine::{Limits, SearchOptions, Searcher};
 use monte_rules::game::{Game, RepetitionRule};
-use monte_rules::{Side, Status};
+use monte_rules::record::Record;
+use monte_rules::{EndReason, Side, Status};
 
 use monte_rules::playout::Rng;
 
@@ -28,6 +29,10 @@ pub struct TuneSettings {
     pub data_out: Option<String>,
     /// Fit on these positions instead of playing games.
     pub data_in: Option<String>,
+    /// Take the positions from these game records (files of records, as
+    /// `monte match --records` writes them) instead of playing games:
+    /// only games decided on the board count.
+    pub records: Vec<String>,
 }
 
 /// A labelled position: White's result (1, 0.5, 0) and the position.
@@ -88,6 +93,59 @@ where
     samples
 }
 
+/// Labelled positions from the games of record files that were decided
+/// on the board (a Salta goal completed, a Focus side out of pieces):
+/// a game ended by a move limit, a repetition or an adjudication says
+/// little about who was winning, and fitting to it teaches the
+/// evaluation to win the count rather than the game. Every
+/// `sample_every`-th position after the first `random_plies` plies.
+/// Returns the samples and a line saying what was kept.
+fn from_records<P: EngineGame>(paths: &[String], s: &TuneSettings) -> Result<(Vec<Sample>, String)>
+where
+    P::Rules: RepetitionRule,
+{
+    let mut samples = Vec::new();
+    let (mut kept, mut dropped) = (0usize, std::collections::BTreeMap::<&str, usize>::new());
+    for path in paths {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+        let records = Record::parse_many(&text).with_context(|| format!("reading {path}"))?;
+        for (i, record) in records.iter().enumerate() {
+            let game = record.replay::<P>().with_context(|| format!("{path}: game {}", i + 1))?;
+            let white_result = match game.status() {
+                Status::Over(o) if matches!(o.reason, EndReason::Goal | EndReason::NoPieces) => match o.winner {
+                    Some(Side::White) => 1.0,
+                    Some(Side::Black) => 0.0,
+                    None => 0.5,
+                },
+                Status::Over(o) => {
+                    *dropped.entry(o.reason.name()).or_default() += 1;
+                    continue;
+                }
+                Status::Ongoing => {
+                    *dropped.entry("unfinished or adjudicated").or_default() += 1;
+                    continue;
+                }
+            };
+            kept += 1;
+            // As in self-play: the positions after the opening, every
+            // `sample_every` plies, the final one left out.
+            let every = s.sample_every.max(1);
+            for n in (s.random_plies + every..game.moves().len()).step_by(every) {
+                if let Some(pos) = game.position_after(n) {
+                    samples.push(Sample { white_result, fen: pos.fen() });
+                }
+            }
+        }
+    }
+    let dropped: Vec<String> = dropped.iter().map(|(reason, n)| format!("{n} {reason}")).collect();
+    let summary = format!(
+        "{kept} games decided on the board from {}; left out: {}",
+        paths.join(", "),
+        if dropped.is_empty() { "none".to_string() } else { dropped.join(", ") }
+    );
+    Ok((samples, summary))
+}
+
 fn sigmoid(x: f64, k: f64) -> f64 {
     1.0 / (1.0 + (-k * x).exp())
 }
@@ -108,7 +166,17 @@ pub fn run<P: EngineGame>(rules: P::Rules, s: &TuneSettings) -> Result<()>
 where
     P::Rules: RepetitionRule,
 {
+    let mut source = format!(
+        "{} self-play games at depth {}, {} random opening plies, seed {}",
+        s.games, s.depth, s.random_plies, s.seed
+    );
     let samples = match &s.data_in {
+        _ if !s.records.is_empty() => {
+            let (samples, summary) = from_records::<P>(&s.records, s)?;
+            println!("records: {summary}");
+            source = format!("records: {summary}; the first {} plies of each left out", s.random_plies);
+            samples
+        }
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
             let mut v = Vec::new();
@@ -129,14 +197,10 @@ where
         let mut f = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
         writeln!(
             f,
-            "# monte tune data: game {} rules {}, {} self-play games at depth {}, {} random opening plies, every {} positions, seed {}",
+            "# monte tune data: game {} rules {}, {source}, every {} positions",
             P::KIND,
             rules,
-            s.games,
-            s.depth,
-            s.random_plies,
-            s.sample_every,
-            s.seed
+            s.sample_every
         )?;
         writeln!(f, "# White's result ; position after a move")?;
         for smp in &samples {

@@ -36,23 +36,14 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let mut chunks: Vec<String> = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("[Game ") || chunks.is_empty() {
-            chunks.push(String::new());
+    let records = match Record::parse_many(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {path}: {e}");
+            std::process::exit(1);
         }
-        let last = chunks.last_mut().expect("a chunk");
-        last.push_str(line);
-        last.push('\n');
-    }
-    for (i, chunk) in chunks.iter().enumerate().filter(|(_, c)| !c.trim().is_empty()) {
-        let record = match Record::parse(chunk) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("game {}: {e}", i + 1);
-                continue;
-            }
-        };
+    };
+    for (i, record) in records.iter().enumerate() {
         let game = match record.replay::<SaltaPosition>() {
             Ok(g) => g,
             Err(e) => {

@@ -180,6 +180,35 @@ impl Record {
         Ok(record)
     }
 
+    /// Parse a file of records one after another (as `monte match
+    /// --records` writes them): a record starts at a tag line that follows
+    /// move text. A syntax error names its line in the whole text.
+    pub fn parse_many(text: &str) -> Result<Vec<Record>, RecordError> {
+        let mut records = Vec::new();
+        let (mut start, mut start_line, mut moves_seen) = (0, 0, false);
+        let mut offset = 0;
+        for (number, line) in text.split_inclusive('\n').enumerate() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('[') && moves_seen {
+                records.push(Self::parse_at(&text[start..offset], start_line)?);
+                (start, start_line, moves_seen) = (offset, number, false);
+            } else if !trimmed.is_empty() && !trimmed.starts_with('[') {
+                moves_seen = true;
+            }
+            offset += line.len();
+        }
+        if !text[start..].trim().is_empty() {
+            records.push(Self::parse_at(&text[start..], start_line)?);
+        }
+        Ok(records)
+    }
+
+    /// [`Record::parse`] of a part of a text that begins after
+    /// `lines_before` lines.
+    fn parse_at(text: &str, lines_before: usize) -> Result<Record, RecordError> {
+        Self::parse(text).map_err(|e| RecordError { line: e.line.map(|l| l + lines_before), ..e })
+    }
+
     /// Replay the moves under the rules given by the tags (`Rules`, optional
     /// `FEN`), checking each one, and check the result tag against the
     /// rules' verdict.
@@ -364,5 +393,25 @@ impl Parser {
     }
     fn error(&self, message: &str) -> RecordError {
         RecordError { line: Some(self.line), message: message.to_string() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_records_are_split_at_their_tags_and_errors_name_the_file_line() {
+        let text = "[Game \"salta\"]\n[Result \"*\"]\n\n1. c3-b4 *\n\n\
+                    [Game \"salta\"]\n\n1. c3-d4 h8-g7\n2. a3-b4 *\n[Game \"salta\"]\n1. e3-f4 *\n";
+        let records = Record::parse_many(text).unwrap();
+        let moves: Vec<Vec<&str>> = records.iter().map(|r| r.moves.iter().map(|m| m.text.as_str()).collect()).collect();
+        assert_eq!(moves, vec![vec!["c3-b4"], vec!["c3-d4", "h8-g7", "a3-b4"], vec!["e3-f4"]]);
+        assert_eq!(records[0].tag("Result"), Some("*"));
+        assert!(Record::parse_many("").unwrap().is_empty());
+        // The bad move number is on line 7 of the whole text.
+        let bad = "[Game \"salta\"]\n\n1. c3-b4 *\n\n[Game \"salta\"]\n\n3. c3-d4 *\n";
+        let e = Record::parse_many(bad).unwrap_err();
+        assert_eq!(e.line, Some(7), "{e:?}");
     }
 }
