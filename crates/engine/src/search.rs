@@ -203,6 +203,9 @@ where
     repetition_floor: usize,
     /// Whether the move into the current node was a null move (no two in a row).
     after_null: bool,
+    /// Whether threefold repetition draws under the rule set. Where it
+    /// does not (`ludii`, `meyer1908`), a position met again on the path
+    /// is still scored as an end ([`Worker::cycle_score`]).
     repetition: bool,
     draw_winner: Option<Side>,
     /// Whose search it is (contempt is that side's).
@@ -631,6 +634,23 @@ where
         self.outcome_score(self.draw_winner, side, ply)
     }
 
+    /// The score of a position met again on the game's or the search's
+    /// path. Both sides chose to come back to it, and if they go on so,
+    /// the game ends as the rules end such a game: by repetition, or,
+    /// where repetition is no draw, at the move limit, scored as things
+    /// stand now. Without that, a rule set with compulsory jumps let both
+    /// sides jump back and forth in a cycle for a thousand plies (a
+    /// forced jump answered by a forced jump back), the side ahead on
+    /// the board scoring itself ahead all the while; the move limit then
+    /// drew the game.
+    fn cycle_score(&self, pos: &P, side: Side, ply: usize) -> i32 {
+        if self.repetition {
+            self.draw_score(side, ply)
+        } else {
+            self.outcome_score(pos.limit_outcome().winner, side, ply)
+        }
+    }
+
     fn is_repetition(&self, hash: u64) -> bool {
         // The current position is the last entry; look for an earlier one.
         let n = self.path.len();
@@ -684,8 +704,8 @@ where
         if let Status::Over(o) = pos.status() {
             return self.outcome_score(o.winner, side, ply);
         }
-        if ply > 0 && self.repetition && self.is_repetition(pos.hash()) {
-            return self.draw_score(side, ply);
+        if ply > 0 && self.is_repetition(pos.hash()) {
+            return self.cycle_score(pos, side, ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos);

@@ -133,3 +133,33 @@ fn contempt_plays_on_instead_of_repeating() {
         assert!(matches!(run(extreme).1, Score::Units(u) if u.abs() <= monte_engine::MAX_CONTEMPT + 1000));
     }
 }
+
+#[test]
+fn a_jump_cycle_is_left_where_repetition_is_no_draw() {
+    // From a `ludii` game of level 8 against level 1 (jumps compulsory,
+    // chains forced, no repetition rule): White's i3:g5:i7 and i7:g5:i3
+    // went back and forth, each answered by Black's only move, b6:d4:f6
+    // and f6:d4:b6, for 20 moves. White had three other jumps each time.
+    // Scored as the move limit would end the cycle (a draw under `ludii`,
+    // which costs a side not behind its contempt), the cycle is left.
+    let rules: SaltaRules = "ludii".parse().unwrap();
+    let fen = "s5,s4,s3,s2,s1/.,.,m3,m2,m1/m5,m4,.,.,o1/.,o4,.,.,./o5,.,.,o3,./.,O1,O2,.,./.,.,.,o2,./\
+               .,.,O3,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w - 46";
+    let mut pos = SaltaPosition::from_fen(rules, fen).unwrap();
+    let mut history = Vec::new();
+    for text in ["i3:g5:i7", "b6:d4:f6"] {
+        history.push(pos.hash());
+        pos.play(pos.parse_move(text).unwrap()).unwrap();
+    }
+    let back = pos.parse_move("i7:g5:i3").unwrap();
+    let mut after = pos.clone();
+    after.play(back).unwrap();
+    let mut answers = monte_rules::MoveList::new();
+    after.generate(&mut answers);
+    assert_eq!(answers.len(), 1, "Black's answer is forced");
+    after.play(answers[0]).unwrap();
+    assert_eq!(after.hash(), history[0], "the cycle comes back to the position of ply 46");
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
+    let r = s.search(&pos, &history, &Limits::nodes(20_000), &AtomicBool::new(false), &mut |_| {});
+    assert_ne!(r.best, Some(back), "{:?}", r.score);
+}
