@@ -22,6 +22,9 @@ NODES6=${NODES6:-150000}
 NODES7=${NODES7:-600000}
 NODES8=${NODES8:-3600000}
 CONCURRENCY=${CONCURRENCY:-2}
+# Salta games last 300-600 plies when both sides play to finish; a game
+# still going after MAX_PLIES plies is adjudicated by the distance count.
+MAX_PLIES=${MAX_PLIES:-1000}
 GAMES_LIST=${LADDER_GAMES:-"salta focus"}
 # The upper level of each pair to play (e.g. UPPER="6 7 8").
 UPPER=${UPPER:-"2 3 4 5 6 7 8"}
@@ -61,7 +64,7 @@ for game in $GAMES_LIST; do
         e2=$(setting "$lower" "$lower")
         log="$out/$game-L$upper-L$lower.txt"
         "$monte" match --game "$game" --engine1 "$e1" --engine2 "$e2" --games "$GAMES" \
-            --concurrency "$CONCURRENCY" --seed "$upper" --records "$out/$game-L$upper-L$lower.records" \
+            --concurrency "$CONCURRENCY" --max-plies "$MAX_PLIES" --seed "$upper" --records "$out/$game-L$upper-L$lower.records" \
             >"$log" 2>/dev/null
         tally=$(grep -E '^.* vs .*: games' "$log" | sed -E 's/.*games ([0-9]+) +wins ([0-9]+) +draws ([0-9]+) +losses ([0-9]+).*/\1 \2-\3-\4/')
         score=$(grep -E '^score' "$log" | sed -E 's/^score ([^]]*\]) +elo (.*)$/\1|\2/')
