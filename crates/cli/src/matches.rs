@@ -580,12 +580,7 @@ where
     };
     let round = (index + 1).to_string();
     let tags = [("White", white.spec.name.as_str()), ("Black", black.spec.name.as_str()), ("Round", round.as_str())];
-    let result = match outcome {
-        Some(Side::White) => "1-0",
-        Some(Side::Black) => "0-1",
-        None => "1/2-1/2",
-    };
-    let mut record = Record::from_game(&game, &tags, Some(result));
+    let mut record = Record::from_game(&game, &tags, Some(monte_rules::result_string(outcome)));
     if let (Some(note), Some(m)) = (opening_note, opening_len.checked_sub(1).and_then(|i| record.moves.get_mut(i))) {
         m.comment = Some(note.to_string());
     }
@@ -669,13 +664,26 @@ where
 }
 
 /// Progress on standard error: a bar on a terminal, a line per game in a pipe.
+/// A match's progress: a line per finished game, and on a terminal a bar
+/// under them.
 struct Progress {
-    terminal: bool,
-    total: usize,
+    bar: indicatif::ProgressBar,
 }
 
 impl Progress {
-    fn update(&self, done: usize, tally: &Tally, last: &Finished, names: [&str; 2], engine1_white: bool) {
+    fn new(total: usize) -> Progress {
+        let bar = if std::io::stderr().is_terminal() {
+            let style = indicatif::ProgressStyle::with_template("[{bar:30}] {pos}/{len}  {msg}")
+                .expect("a valid template")
+                .progress_chars("#>-");
+            indicatif::ProgressBar::new(total as u64).with_style(style)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        Progress { bar }
+    }
+
+    fn update(&self, done: usize, total: usize, tally: &Tally, last: &Finished, names: [&str; 2], engine1_white: bool) {
         let (lo, hi) = tally.score_interval();
         let summary = format!(
             "+{} ={} -{}  score {:.1}% [{:.1}, {:.1}]",
@@ -686,35 +694,25 @@ impl Progress {
             100.0 * lo,
             100.0 * hi
         );
-        let mut err = std::io::stderr().lock();
-        if self.terminal {
-            let width = 30;
-            let filled = done * width / self.total.max(1);
-            let bar: String = "#".repeat(filled) + &"-".repeat(width - filled);
-            let _ = write!(err, "\r\x1b[K[{bar}] {done}/{}  {summary}", self.total);
-            let _ = err.flush();
+        let (w, b) = if engine1_white { (names[0], names[1]) } else { (names[1], names[0]) };
+        let line = format!(
+            "game {} ({done}/{total}): {w} - {b} {} ({}, {} plies)  {summary}",
+            last.index + 1,
+            monte_rules::result_string(last.winner),
+            last.reason,
+            last.plies
+        );
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
         } else {
-            let (w, b) = if engine1_white { (names[0], names[1]) } else { (names[1], names[0]) };
-            let result = match last.winner {
-                Some(Side::White) => "1-0",
-                Some(Side::Black) => "0-1",
-                None => "1/2-1/2",
-            };
-            let _ = writeln!(
-                err,
-                "game {} ({done}/{}): {w} - {b} {result} ({}, {} plies)  {summary}",
-                last.index + 1,
-                self.total,
-                last.reason,
-                last.plies
-            );
+            self.bar.println(line);
+            self.bar.set_message(summary);
+            self.bar.set_position(done as u64);
         }
     }
 
     fn finish(&self) {
-        if self.terminal {
-            let _ = writeln!(std::io::stderr());
-        }
+        self.bar.finish_and_clear();
     }
 }
 
@@ -804,7 +802,7 @@ where
         args.games,
         args.max_plies
     );
-    let progress = Progress { terminal: std::io::stderr().is_terminal(), total: args.games };
+    let progress = Progress::new(args.games);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (send, receive) = mpsc::channel::<Result<Finished>>();
@@ -867,7 +865,7 @@ where
                 }
             }
             *endings.entry(f.reason.clone()).or_insert(0) += 1;
-            progress.update(done, &tally, &f, names, engine1_white);
+            progress.update(done, args.games, &tally, &f, names, engine1_white);
             // Records in game order, whatever order the games end in, each
             // flushed as it is written: a match stopped early (Ctrl-C) keeps
             // every game written so far, and no record is left half-written.

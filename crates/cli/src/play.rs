@@ -499,24 +499,8 @@ fn leading_square(kind: GameKind, text: &str) -> Option<String> {
 
 /// Today's date as records write it (`2026.11.29`, UTC).
 fn today() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The calendar date of a day counted from 1970-01-01 (proleptic
-/// Gregorian; H. Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    let format = time::macros::format_description!("[year].[month].[day]");
+    time::OffsetDateTime::now_utc().format(format).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -543,9 +527,10 @@ mod tests {
     }
 
     #[test]
-    fn calendar_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+    fn records_are_dated_year_month_day() {
+        let date = today();
+        let parts: Vec<&str> = date.split('.').collect();
+        assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [4, 2, 2], "{date}");
+        assert!(parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit())), "{date}");
     }
 }

@@ -24,5 +24,5 @@ mod zobrist;
 
 pub use error::{MoveError, PositionError, RulesError};
 pub use game::{Game, GameKind};
-pub use position::{EndReason, MAX_MOVES, MoveList, Outcome, Position, RuleSet, Status};
+pub use position::{EndReason, MAX_MOVES, MoveList, Outcome, Position, RuleSet, Status, result_string};
 pub use side::Side;

@@ -56,11 +56,17 @@ pub struct Outcome {
 impl Outcome {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result_string(&self) -> &'static str {
-        match self.winner {
-            Some(Side::White) => "1-0",
-            Some(Side::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        result_string(self.winner)
+    }
+}
+
+/// A game's result as records write it: `1-0` (White won), `0-1` (Black
+/// won) or `1/2-1/2` (a draw, `None`).
+pub fn result_string(winner: Option<Side>) -> &'static str {
+    match winner {
+        Some(Side::White) => "1-0",
+        Some(Side::Black) => "0-1",
+        None => "1/2-1/2",
     }
 }
 
