@@ -15,12 +15,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use monte_engine::Clock;
+use monte_store::{GameStatus, Player};
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::App;
 use crate::error::{ApiError, ApiResult};
 use crate::games::{Created, Games};
-use crate::model::{ai_level, now_ms};
+use crate::model::now_ms;
 
 #[derive(Clone, Copy, Debug)]
 pub struct AiConfig {
@@ -96,11 +97,12 @@ async fn think(
         return None;
     }
     let side = loaded.game.side_to_move();
-    let level = monte_engine::level(ai_level(&loaded.seat(side).player)?)?;
+    let Player::Ai(level) = loaded.seat(side).player else { return None };
+    let level = monte_engine::level(level)?;
     // Nobody waits for a game between two AIs: it gets in line for a
     // thread only once it holds one of their few turns, and searches on
     // one thread.
-    let between_ais = ai_level(&loaded.seat(!side).player).is_some();
+    let between_ais = loaded.seat(!side).player.is_ai();
     let _watched = match between_ais {
         true => Some(watched.clone().acquire_owned().await.ok()?),
         false => None,
@@ -162,7 +164,7 @@ impl Watched {
         let mine = by_address.entry(address).or_default();
         let mut playing = Vec::new();
         for id in mine.drain(..) {
-            if games.fresh(&id, |l| l.row.state.status != "over").await.unwrap_or(false) {
+            if games.fresh(&id, |l| l.row.state.status != GameStatus::Over).await.unwrap_or(false) {
                 playing.push(id);
             }
         }

@@ -15,7 +15,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use monte_store::{ListFilter, StoreHealth};
+use monte_store::{ListFilter, StoreHealth, parse_side, side_name};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -26,7 +26,7 @@ use crate::App;
 use crate::error::{ApiError, ApiResult};
 use crate::games::{Action, NewGame, SeatSpec};
 use crate::hub::{Push, state_message};
-use crate::model::{GameView, hash_token, now_ms, parse_side, side_name};
+use crate::model::{GameView, hash_token, now_ms};
 use monte_rules::Side;
 
 /// The OpenAPI document (written by hand, checked against the routes by a test).
@@ -422,7 +422,7 @@ impl JoinBody {
         match self.side.as_deref() {
             None => Ok(None),
             Some(s) => {
-                Ok(Some(parse_side(s).ok_or_else(|| ApiError::bad_request(format!("side `{s}`: white or black")))?))
+                Ok(Some(parse_side(s).map_err(|_| ApiError::bad_request(format!("side `{s}`: white or black")))?))
             }
         }
     }

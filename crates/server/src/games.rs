@@ -14,16 +14,15 @@ use monte_rules::any::AnyGame;
 use monte_rules::focus::FocusRules;
 use monte_rules::salta::SaltaRules;
 use monte_rules::{GameKind, RuleSet, Side, Status};
-use monte_store::{BackendKind, GameRow, GameState, ListFilter, MoveRow, SeatRow, Store, Update};
+use monte_store::{
+    BackendKind, GameRow, GameState, GameStatus, ListFilter, MoveRow, Player, SeatRow, Store, Update, side_name,
+};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::metrics::{Metrics, Mover};
-use crate::model::{
-    GameSummary, GameView, Loaded, ai_level, hash_token, new_token, now_ms, outcome_columns, parse_side, random_id,
-    side_name,
-};
+use crate::model::{GameSummary, GameView, Loaded, hash_token, new_token, now_ms, outcome_columns, random_id};
 
 type Slot = Arc<AsyncMutex<Option<Loaded>>>;
 
@@ -330,7 +329,7 @@ impl Games {
         cache.retain(|id, slot| {
             busy(id, slot)
                 || match slot.try_lock() {
-                    Ok(g) => g.as_ref().is_some_and(|l| l.row.state.status != "over"),
+                    Ok(g) => g.as_ref().is_some_and(|l| l.row.state.status != GameStatus::Over),
                     Err(_) => true,
                 }
         });
@@ -370,13 +369,13 @@ impl Games {
             SeatSpec::Me => {
                 let token = new_token();
                 let row =
-                    SeatRow { player: "human".into(), name: new.name.clone(), token_hash: Some(hash_token(&token)) };
+                    SeatRow { player: Player::Human, name: new.name.clone(), token_hash: Some(hash_token(&token)) };
                 tokens.push((side, token));
                 row
             }
-            SeatSpec::Open => SeatRow { player: "human".into(), name: None, token_hash: None },
+            SeatSpec::Open => SeatRow { player: Player::Human, name: None, token_hash: None },
             SeatSpec::Ai(n) => SeatRow {
-                player: format!("ai:{n}"),
+                player: Player::Ai(*n),
                 name: monte_engine::level(*n).map(|l| l.name.to_string()),
                 token_hash: None,
             },
@@ -397,12 +396,11 @@ impl Games {
             return Err(ApiError::bad_request("public: only a game with an open seat can be open to anyone"));
         }
         let invite = open.then(|| random_id(12));
-        let side_to_move = game.side_to_move();
         let mut state = GameState {
-            status: if open { "waiting" } else { "active" }.into(),
+            status: if open { GameStatus::Waiting } else { GameStatus::Active },
             ply: 0,
             fen: game.fen(),
-            side_to_move: side_name(side_to_move).into(),
+            side_to_move: game.side_to_move(),
             white,
             black,
             invite: invite.clone(),
@@ -490,16 +488,18 @@ impl Games {
                 match door {
                     // The code stays with the game once used, so that it
                     // can be told apart from a code that never was.
-                    Door::Invite(code) if s.invite.as_deref() != Some(code) || s.status != "waiting" => {
+                    Door::Invite(code) if s.invite.as_deref() != Some(code) || s.status != GameStatus::Waiting => {
                         return Err(ApiError::conflict("this invite has been used"));
                     }
                     Door::Public if !l.row.listed => {
                         return Err(ApiError::forbidden("this game is not open to anyone: join it through its invite"));
                     }
-                    Door::Public if s.status != "waiting" => return Err(ApiError::conflict("no seat is open")),
+                    Door::Public if s.status != GameStatus::Waiting => {
+                        return Err(ApiError::conflict("no seat is open"));
+                    }
                     _ => {}
                 }
-                let open = |sd: Side| l.seat(sd).player == "human" && l.seat(sd).token_hash.is_none();
+                let open = |sd: Side| l.seat(sd).player == Player::Human && l.seat(sd).token_hash.is_none();
                 let side = match side {
                     Some(sd) if open(sd) => sd,
                     Some(sd) => return Err(ApiError::conflict(format!("the {} seat is taken", side_name(sd)))),
@@ -509,14 +509,14 @@ impl Games {
                         .ok_or_else(|| ApiError::conflict("no seat is open"))?,
                 };
                 let mut state = s.clone();
-                let seat = SeatRow { player: "human".into(), name: name.clone(), token_hash: Some(hash.clone()) };
+                let seat = SeatRow { player: Player::Human, name: name.clone(), token_hash: Some(hash.clone()) };
                 match side {
                     Side::White => state.white = seat,
                     Side::Black => state.black = seat,
                 }
                 let still_open = Side::BOTH.into_iter().any(|sd| sd != side && open(sd));
                 if !still_open {
-                    state.status = "active".into();
+                    state.status = GameStatus::Active;
                     start_clock(&mut state, now);
                 }
                 state.ai_to_move = ai_to_move(&state);
@@ -555,7 +555,7 @@ impl Games {
         self.act(id, None, want_view, |l, now| {
             let side =
                 l.side_of_hash(hash).ok_or_else(|| ApiError::forbidden("this token holds no seat of this game"))?;
-            if ai_level(&l.seat(side).player).is_some() && !matches!(action, Action::Resign) {
+            if l.seat(side).player.is_ai() && !matches!(action, Action::Resign) {
                 return Err(ApiError::forbidden(
                     "the AIs move by themselves: their creator's token can only stop the game",
                 ));
@@ -569,7 +569,7 @@ impl Games {
     pub async fn perform_ai(&self, id: &str, version: i64, notation: &str) -> ApiResult<()> {
         self.act(id, Some(version), false, |l, now| {
             let side = l.game.side_to_move();
-            if ai_level(&l.seat(side).player).is_none() {
+            if !l.seat(side).player.is_ai() {
                 return Err(ApiError::conflict("no AI is to move"));
             }
             let action = Action::Move { text: notation.to_string(), ply: None };
@@ -648,8 +648,7 @@ impl Games {
             match committed {
                 Ok(true) => {
                     if !plan.append.is_empty() {
-                        let mover = parse_side(&loaded.row.state.side_to_move).map(|side| loaded.seat(side));
-                        let by_ai = mover.is_some_and(|seat| ai_level(&seat.player).is_some());
+                        let by_ai = loaded.seat(loaded.row.state.side_to_move).player.is_ai();
                         self.metrics.moved(if by_ai { Mover::Ai } else { Mover::Player });
                     }
                 }
@@ -707,9 +706,9 @@ impl Games {
     pub async fn record(&self, id: &str) -> ApiResult<String> {
         let l = self.get(id).await?;
         let s = &l.row.state;
-        let player = |seat: &SeatRow| match ai_level(&seat.player) {
-            Some(n) => format!("Monte AI level {n}"),
-            None => seat.name.clone().unwrap_or_else(|| "?".into()),
+        let player = |seat: &SeatRow| match seat.player {
+            Player::Ai(n) => format!("Monte AI level {n}"),
+            Player::Human => seat.name.clone().unwrap_or_else(|| "?".into()),
         };
         let (white, black) = (player(&s.white), player(&s.black));
         let date = rfc3339(l.row.created_at);
@@ -744,10 +743,10 @@ fn full(view: Option<GameView>) -> ApiResult<GameView> {
 /// reaches `max_plies` ends the game by the rule set's count.
 fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -> ApiResult<Plan> {
     let s = &l.row.state;
-    match s.status.as_str() {
-        "waiting" => return Err(ApiError::conflict("the game has not started: a seat is still open")),
-        "over" => return Err(ApiError::conflict("the game is over")),
-        _ => {}
+    match s.status {
+        GameStatus::Waiting => return Err(ApiError::conflict("the game has not started: a seat is still open")),
+        GameStatus::Over => return Err(ApiError::conflict("the game is over")),
+        GameStatus::Active => {}
     }
     // A fallen flag ends the game before anything else happens.
     if let Some(mut p) = flag_plan(l, now) {
@@ -783,7 +782,7 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -
             }
             state.ply += 1;
             state.fen = game.fen();
-            state.side_to_move = side_name(game.side_to_move()).into();
+            state.side_to_move = game.side_to_move();
             state.draw_offer = None;
             let append = vec![MoveRow {
                 ply: s.ply,
@@ -804,7 +803,7 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -
             state.ai_to_move = ai_to_move(&state);
             Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None })
         }
-        Action::Resign if ai_level(&l.seat(side).player).is_some() => {
+        Action::Resign if l.seat(side).player.is_ai() => {
             // The creator of a game between two AIs stops it.
             charge_running(&mut state, l, now);
             finish(&mut state, result_for(None), None, STOPPED.into(), None);
@@ -813,24 +812,23 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -
         }
         Action::Resign => {
             charge_running(&mut state, l, now);
-            let winner = side_name(opponent).to_string();
-            finish(&mut state, result_for(Some(opponent)), Some(winner), "resignation".into(), None);
+            finish(&mut state, result_for(Some(opponent)), Some(opponent), "resignation".into(), None);
             state.ai_to_move = false;
             Ok(Plan::state(state))
         }
         Action::OfferDraw => {
-            if ai_level(&l.seat(opponent).player).is_some() {
+            if l.seat(opponent).player.is_ai() {
                 return Err(ApiError::conflict("the AI does not accept draw offers"));
             }
-            match s.draw_offer.as_deref().and_then(parse_side) {
+            match s.draw_offer {
                 Some(sd) if sd == side => return Err(ApiError::conflict("you already offered a draw")),
                 Some(_) => return plan(l, side, &Action::AcceptDraw, now, max_plies),
-                None => state.draw_offer = Some(side_name(side).into()),
+                None => state.draw_offer = Some(side),
             }
             Ok(Plan::state(state))
         }
         Action::AcceptDraw | Action::DeclineDraw => {
-            if s.draw_offer.as_deref().and_then(parse_side) != Some(opponent) {
+            if s.draw_offer != Some(opponent) {
                 return Err(ApiError::conflict("your opponent has not offered a draw"));
             }
             state.draw_offer = None;
@@ -842,7 +840,7 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -
             Ok(Plan::state(state))
         }
         Action::TakeBack => {
-            if ai_level(&l.seat(opponent).player).is_none() {
+            if !l.seat(opponent).player.is_ai() {
                 return Err(ApiError::conflict("moves can be taken back only against the AI"));
             }
             // Back to the last position where it was your turn before your
@@ -864,7 +862,7 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -
             }
             state.ply = keep;
             state.fen = game.fen();
-            state.side_to_move = side_name(game.side_to_move()).into();
+            state.side_to_move = game.side_to_move();
             state.draw_offer = None;
             start_clock(&mut state, now);
             state.ai_to_move = ai_to_move(&state);
@@ -882,7 +880,7 @@ fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -
 /// The plan that ends the game on time, if the side to move's flag fell.
 fn flag_plan(l: &Loaded, now: i64) -> Option<Plan> {
     let s = &l.row.state;
-    if s.status != "active" {
+    if s.status != GameStatus::Active {
         return None;
     }
     let side = l.game.side_to_move();
@@ -895,7 +893,7 @@ fn flag_plan(l: &Loaded, now: i64) -> Option<Plan> {
         Side::Black => state.black_ms = Some(0),
     }
     let winner = !side;
-    finish(&mut state, result_for(Some(winner)), Some(side_name(winner).into()), "time".into(), None);
+    finish(&mut state, result_for(Some(winner)), Some(winner), "time".into(), None);
     state.ai_to_move = false;
     state.updated_at = now;
     Some(Plan::state(state))
@@ -921,8 +919,8 @@ fn result_for(winner: Option<Side>) -> String {
     .into()
 }
 
-fn finish(state: &mut GameState, result: String, winner: Option<String>, reason: String, margin: Option<i64>) {
-    state.status = "over".into();
+fn finish(state: &mut GameState, result: String, winner: Option<Side>, reason: String, margin: Option<i64>) {
+    state.status = GameStatus::Over;
     state.result = Some(result);
     state.winner = winner;
     state.reason = Some(reason);
@@ -934,9 +932,9 @@ fn finish(state: &mut GameState, result: String, winner: Option<String>, reason:
 
 /// Starts the side to move's clock at `now` (games with a clock).
 fn start_clock(state: &mut GameState, now: i64) {
-    let left = match state.side_to_move.as_str() {
-        "white" => state.white_ms,
-        _ => state.black_ms,
+    let left = match state.side_to_move {
+        Side::White => state.white_ms,
+        Side::Black => state.black_ms,
     };
     if let Some(left) = left {
         state.turn_started_at = Some(now);
@@ -945,8 +943,7 @@ fn start_clock(state: &mut GameState, now: i64) {
 }
 
 fn ai_to_move(state: &GameState) -> bool {
-    let seat = if state.side_to_move == "white" { &state.white } else { &state.black };
-    state.status == "active" && ai_level(&seat.player).is_some()
+    state.status == GameStatus::Active && state.seat(state.side_to_move).player.is_ai()
 }
 
 /// The rule set in its canonical text form, checked.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use monte_rules::any::AnyGame;
 use monte_rules::{GameKind, Side, Status};
-use monte_store::{GameRow, SeatRow};
+use monte_store::{GameRow, GameStatus, Player, SeatRow, side_name};
 use rand::Rng;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -32,10 +32,7 @@ impl Loaded {
     }
 
     pub fn seat(&self, side: Side) -> &SeatRow {
-        match side {
-            Side::White => &self.row.state.white,
-            Side::Black => &self.row.state.black,
-        }
+        self.row.state.seat(side)
     }
 
     /// The side whose seat `token` holds.
@@ -55,7 +52,7 @@ impl Loaded {
             Side::White => s.white_ms?,
             Side::Black => s.black_ms?,
         };
-        let running = s.turn_started_at.filter(|_| side_name(side) == s.side_to_move);
+        let running = s.turn_started_at.filter(|_| side == s.side_to_move);
         Some(match running {
             Some(start) => base - (now - start).max(0),
             None => base,
@@ -73,7 +70,7 @@ impl Loaded {
         let row = &self.row;
         let s = &row.state;
         let mut legal = LegalMoves::default();
-        if s.status == "active" {
+        if s.status == GameStatus::Active {
             for m in self.game.legal_moves() {
                 if m.kind == "pass" {
                     legal.pass = Some(m.notation);
@@ -98,7 +95,7 @@ impl Loaded {
             increment_ms: row.clock_increment_ms.unwrap_or(0),
             white_ms: self.time_left(Side::White, now).unwrap_or(initial_ms).max(0),
             black_ms: self.time_left(Side::Black, now).unwrap_or(initial_ms).max(0),
-            running: s.turn_started_at.map(|_| s.side_to_move.clone()),
+            running: s.turn_started_at.map(|_| side_name(s.side_to_move)),
             deadline_at: s.deadline_at,
         });
         GameNow {
@@ -106,21 +103,21 @@ impl Loaded {
             version: row.version,
             game: row.kind.clone(),
             rules: row.rules.clone(),
-            status: s.status.clone(),
+            status: s.status.as_str(),
             start_fen: row.start_fen.clone(),
             fen: s.fen.clone(),
             ply: s.ply,
-            side_to_move: s.side_to_move.clone(),
+            side_to_move: side_name(s.side_to_move),
             seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
             // Only for the seat holders (`api::get_game`).
             invite: None,
             public: row.listed,
             legal_moves: legal,
             clock,
-            draw_offer: s.draw_offer.clone(),
+            draw_offer: s.draw_offer.map(side_name),
             result: s.result.as_ref().map(|r| ResultView {
                 result: r.clone(),
-                winner: s.winner.clone(),
+                winner: s.winner.map(side_name),
                 reason: s.reason.clone().unwrap_or_default(),
                 margin: s.margin,
             }),
@@ -134,7 +131,7 @@ impl Loaded {
     /// The invite code, while a seat is open.
     pub fn open_invite(&self) -> Option<String> {
         let s = &self.row.state;
-        s.invite.clone().filter(|_| s.status == "waiting")
+        s.invite.clone().filter(|_| s.status == GameStatus::Waiting)
     }
 
     /// A short form for lists (no invite code: lists are public).
@@ -144,9 +141,9 @@ impl Loaded {
             id: row.id.clone(),
             game: row.kind.clone(),
             rules: row.rules.clone(),
-            status: s.status.clone(),
+            status: s.status.as_str(),
             ply: s.ply,
-            side_to_move: s.side_to_move.clone(),
+            side_to_move: side_name(s.side_to_move),
             seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
             public: row.listed,
             clock: row.clock_initial_ms.map(|m| [m, row.clock_increment_ms.unwrap_or(0)]),
@@ -175,12 +172,13 @@ pub struct GameNow {
     pub game: String,
     pub rules: String,
     /// `waiting` (a seat is open), `active` or `over`.
-    pub status: String,
+    pub status: &'static str,
     pub start_fen: String,
     pub fen: String,
     /// Moves played so far.
     pub ply: i64,
-    pub side_to_move: String,
+    /// `white` or `black`.
+    pub side_to_move: &'static str,
     pub seats: Seats,
     /// The invite code while a seat is open: only in the answer to a seat
     /// holder's `GET /api/games/{id}` (an invite is for whoever holds it).
@@ -189,7 +187,8 @@ pub struct GameNow {
     pub public: bool,
     pub legal_moves: LegalMoves,
     pub clock: Option<ClockView>,
-    pub draw_offer: Option<String>,
+    /// The side that offers a draw.
+    pub draw_offer: Option<&'static str>,
     pub result: Option<ResultView>,
     /// An AI seat is to move.
     pub ai_thinking: bool,
@@ -217,9 +216,11 @@ pub struct SeatView {
 
 impl SeatView {
     fn of(seat: &SeatRow) -> SeatView {
-        match ai_level(&seat.player) {
-            Some(level) => SeatView { player: "ai", level: Some(level), name: seat.name.clone(), open: false },
-            None => SeatView { player: "human", level: None, name: seat.name.clone(), open: seat.token_hash.is_none() },
+        match seat.player {
+            Player::Ai(level) => SeatView { player: "ai", level: Some(level), name: seat.name.clone(), open: false },
+            Player::Human => {
+                SeatView { player: "human", level: None, name: seat.name.clone(), open: seat.token_hash.is_none() }
+            }
         }
     }
 }
@@ -260,7 +261,7 @@ pub struct ClockView {
     pub white_ms: i64,
     pub black_ms: i64,
     /// The side whose clock runs.
-    pub running: Option<String>,
+    pub running: Option<&'static str>,
     /// When the running clock reaches zero.
     pub deadline_at: Option<i64>,
 }
@@ -269,7 +270,7 @@ pub struct ClockView {
 pub struct ResultView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
-    pub winner: Option<String>,
+    pub winner: Option<&'static str>,
     /// `goal`, `no pieces`, `move limit`, `threefold repetition`,
     /// `resignation`, `time`, `agreement`, `length cap` (the server's cap
     /// on a game's length) or `stopped` (a game between two AIs, by its
@@ -283,36 +284,15 @@ pub struct GameSummary {
     pub id: String,
     pub game: String,
     pub rules: String,
-    pub status: String,
+    pub status: &'static str,
     pub ply: i64,
-    pub side_to_move: String,
+    pub side_to_move: &'static str,
     pub seats: Seats,
     pub public: bool,
     /// `[initial_ms, increment_ms]`.
     pub clock: Option<[i64; 2]>,
     pub result: Option<String>,
     pub updated_at: i64,
-}
-
-/// `white` / `black`.
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
-
-pub fn parse_side(name: &str) -> Option<Side> {
-    match name {
-        "white" => Some(Side::White),
-        "black" => Some(Side::Black),
-        _ => None,
-    }
-}
-
-/// The level of an `ai:N` seat.
-pub fn ai_level(player: &str) -> Option<u8> {
-    player.strip_prefix("ai:")?.parse().ok()
 }
 
 /// Seat tokens are stored only as their SHA-256.
@@ -342,15 +322,12 @@ pub fn new_token() -> String {
 }
 
 /// The status of the rules as stored: (result, winner, reason, margin).
-pub fn outcome_columns(status: Status) -> Option<(String, Option<String>, String, Option<i64>)> {
+pub fn outcome_columns(status: Status) -> Option<(String, Option<Side>, String, Option<i64>)> {
     match status {
         Status::Ongoing => None,
-        Status::Over(o) => Some((
-            o.result_string().to_string(),
-            o.winner.map(|w| side_name(w).to_string()),
-            o.reason.name().to_string(),
-            o.margin.map(i64::from),
-        )),
+        Status::Over(o) => {
+            Some((o.result_string().to_string(), o.winner, o.reason.name().to_string(), o.margin.map(i64::from)))
+        }
     }
 }
 

@@ -316,7 +316,8 @@ async fn tokens_and_turns(s: &Server) {
     assert_eq!(s.call("POST", &format!("/api/games/{id}/resign"), None, None).await.0, StatusCode::UNAUTHORIZED);
     let draw = format!("/api/games/{id}/draw");
     assert_eq!(s.call("POST", &draw, Some(white), Some(json!({"action": "accept"}))).await.0, StatusCode::CONFLICT);
-    s.ok("POST", &draw, Some(white), Some(json!({"action": "offer"}))).await;
+    let offered = s.ok("POST", &draw, Some(white), Some(json!({"action": "offer"}))).await;
+    assert_eq!(offered["game"]["draw_offer"], "white");
     assert_eq!(s.call("POST", &draw, Some(white), Some(json!({"action": "offer"}))).await.0, StatusCode::CONFLICT);
     let v = s.ok("POST", &draw, Some(black), Some(json!({"action": "accept"}))).await;
     assert_eq!(
@@ -329,6 +330,7 @@ async fn tokens_and_turns(s: &Server) {
     let id2 = other["game"]["id"].as_str().unwrap();
     let v = s.ok("POST", &format!("/api/games/{id2}/resign"), Some(stranger), None).await;
     assert_eq!(v["game"]["result"]["result"], "0-1");
+    assert_eq!(v["game"]["result"]["winner"], "black");
     assert_eq!(v["game"]["result"]["reason"], "resignation");
 }
 

@@ -1,12 +1,13 @@
 //! Monte's game storage: one API over SQLite (the default, an embedded file
 //! in WAL mode) and PostgreSQL, through sqlx with embedded migrations.
 //!
-//! The store knows nothing of the rules: it keeps what the server decided
-//! (the game row and its moves) and guards every write with a
-//! compare-and-swap on the game's `version`, so two conflicting writes for
-//! the same turn cannot both succeed. On PostgreSQL every committed change
-//! is announced with `NOTIFY` (inside the same transaction, so only
-//! committed changes are announced) for the other server instances.
+//! The store knows nothing of the rules but their two sides: it keeps what
+//! the server decided (the game row and its moves) and guards every write
+//! with a compare-and-swap on the game's `version`, so two conflicting
+//! writes for the same turn cannot both succeed. On PostgreSQL every
+//! committed change is announced with `NOTIFY` (inside the same
+//! transaction, so only committed changes are announced) for the other
+//! server instances.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -21,6 +22,7 @@ mod commit;
 mod postgres;
 mod rows;
 mod sqlite;
+mod values;
 
 pub mod testing;
 
@@ -29,6 +31,7 @@ mod faults;
 
 pub use postgres::{CHANNEL, Listener, Notice};
 pub use rows::{GameRow, GameState, MoveRow, SeatRow};
+pub use values::{GameStatus, Player, UnknownValue, parse_side, side_name};
 
 use commit::{Job, commit_alone, write_batches};
 use rows::{GAME_COLUMNS, INSERT_GAME, bind_state, decode_game};
@@ -45,6 +48,8 @@ pub enum StoreError {
     Url(String),
     #[error("corrupt row in game {id}: {problem}")]
     Corrupt { id: String, problem: String },
+    #[error("corrupt row in game {id}: {source}")]
+    UnknownValue { id: String, source: UnknownValue },
     #[error(
         "the SQLite write-ahead log {0} was removed or replaced while the server ran: \
          writes are refused until the server is restarted"
@@ -428,7 +433,7 @@ impl Store {
                 q = q.bind(h);
             }
             let rows = q.fetch_all(pool).await?;
-            rows.iter().map(|r| decode_game!(r).map_err(StoreError::from)).collect()
+            rows.iter().map(|r| decode_game!(r)).collect()
         })
     }
 

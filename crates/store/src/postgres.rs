@@ -11,6 +11,7 @@ use sqlx::{Connection, Row};
 
 use crate::commit::Job;
 use crate::rows::{MoveRow, UPDATE_PLAY, UPDATE_STATE, bind_play, bind_state};
+use crate::values::side_name;
 use crate::{Backend, Pools, Result, ping_if_idle};
 
 /// The PostgreSQL channel that carries change notices.
@@ -134,18 +135,18 @@ async fn pg_moves<'e, 'j>(
     let rows = sqlx::query(&MOVES_PG)
         .bind(column!(|j| j.id.clone()))
         .bind(column!(|j| j.expected_version))
-        .bind(column!(|j| j.state.status.clone()))
+        .bind(column!(|j| j.state.status.as_str()))
         .bind(column!(|j| j.state.ply))
         .bind(column!(|j| j.state.fen.clone()))
-        .bind(column!(|j| j.state.side_to_move.clone()))
+        .bind(column!(|j| side_name(j.state.side_to_move)))
         .bind(column!(|j| j.state.invite.clone()))
         .bind(column!(|j| j.state.white_ms))
         .bind(column!(|j| j.state.black_ms))
         .bind(column!(|j| j.state.turn_started_at))
         .bind(column!(|j| j.state.deadline_at))
-        .bind(column!(|j| j.state.draw_offer.clone()))
+        .bind(column!(|j| j.state.draw_offer.map(side_name)))
         .bind(column!(|j| j.state.result.clone()))
-        .bind(column!(|j| j.state.winner.clone()))
+        .bind(column!(|j| j.state.winner.map(side_name)))
         .bind(column!(|j| j.state.reason.clone()))
         .bind(column!(|j| j.state.margin))
         .bind(column!(|j| j.state.ai_to_move as i64))

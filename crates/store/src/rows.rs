@@ -1,12 +1,17 @@
 //! The rows the store keeps (a game, its state, its seats, its moves) and
 //! the SQL both back ends share: `$N` placeholders work on SQLite too, so
-//! the statements and their bindings are written once.
+//! the statements and their bindings are written once. The typed values
+//! ([`crate::values`]) become their text here, in the bindings and
+//! `decode_game!`.
+
+use monte_rules::Side;
+
+use crate::values::{GameStatus, Player};
 
 /// One seat of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatRow {
-    /// `human` or `ai:LEVEL`.
-    pub player: String,
+    pub player: Player,
     pub name: Option<String>,
     /// SHA-256 (hex) of the seat's secret token; `None` while the seat is open
     /// (and for AI seats).
@@ -16,13 +21,11 @@ pub struct SeatRow {
 /// Everything about a game that changes as it is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameState {
-    /// `waiting` (a seat is open), `active` or `over`.
-    pub status: String,
+    pub status: GameStatus,
     /// Moves played.
     pub ply: i64,
     pub fen: String,
-    /// `white` or `black`.
-    pub side_to_move: String,
+    pub side_to_move: Side,
     pub white: SeatRow,
     pub black: SeatRow,
     /// Invite code while a seat is open.
@@ -35,15 +38,25 @@ pub struct GameState {
     /// When the side to move runs out of time (none without a running clock).
     pub deadline_at: Option<i64>,
     /// The side that offers a draw.
-    pub draw_offer: Option<String>,
+    pub draw_offer: Option<Side>,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: Option<String>,
-    pub winner: Option<String>,
+    pub winner: Option<Side>,
     pub reason: Option<String>,
     pub margin: Option<i64>,
     /// An AI seat is to move in an active game.
     pub ai_to_move: bool,
     pub updated_at: i64,
+}
+
+impl GameState {
+    /// The seat of `side`.
+    pub fn seat(&self, side: Side) -> &SeatRow {
+        match side {
+            Side::White => &self.white,
+            Side::Black => &self.black,
+        }
+    }
 }
 
 /// A move as stored.
@@ -90,10 +103,10 @@ pub(crate) const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial
 macro_rules! bind_state {
     ($q:expr, $s:expr) => {
         $crate::rows::bind_play!($q, $s)
-            .bind(&$s.white.player)
+            .bind($s.white.player.to_string())
             .bind(&$s.white.name)
             .bind(&$s.white.token_hash)
-            .bind(&$s.black.player)
+            .bind($s.black.player.to_string())
             .bind(&$s.black.name)
             .bind(&$s.black.token_hash)
     };
@@ -121,18 +134,18 @@ pub(crate) const UPDATE_PLAY: &str = "UPDATE games SET version = version + 1, st
 /// Binds the columns of `UPDATE_PLAY` in order.
 macro_rules! bind_play {
     ($q:expr, $s:expr) => {
-        $q.bind(&$s.status)
+        $q.bind($s.status.as_str())
             .bind($s.ply)
             .bind(&$s.fen)
-            .bind(&$s.side_to_move)
+            .bind($crate::values::side_name($s.side_to_move))
             .bind(&$s.invite)
             .bind($s.white_ms)
             .bind($s.black_ms)
             .bind($s.turn_started_at)
             .bind($s.deadline_at)
-            .bind(&$s.draw_offer)
+            .bind($s.draw_offer.map($crate::values::side_name))
             .bind(&$s.result)
-            .bind(&$s.winner)
+            .bind($s.winner.map($crate::values::side_name))
             .bind(&$s.reason)
             .bind($s.margin)
             .bind($s.ai_to_move as i64)
@@ -159,20 +172,30 @@ macro_rules! bind_move {
 }
 pub(crate) use bind_move;
 
-/// Decodes a row of `GAME_COLUMNS` (the same code for both backends).
+/// Decodes a row of `GAME_COLUMNS` (the same code for both backends) into
+/// a [`Result`](crate::Result): a text that names no value of its column
+/// is [`StoreError::UnknownValue`](crate::StoreError::UnknownValue).
 macro_rules! decode_game {
     ($row:expr) => {{
+        use $crate::values::{UnknownValue, parse_side};
         let r = $row;
-        let seat = |p: &str| -> std::result::Result<$crate::rows::SeatRow, sqlx::Error> {
-            Ok($crate::rows::SeatRow {
-                player: r.try_get(format!("{p}_player").as_str())?,
-                name: r.try_get(format!("{p}_name").as_str())?,
-                token_hash: r.try_get(format!("{p}_token").as_str())?,
-            })
-        };
-        let decoded: std::result::Result<$crate::rows::GameRow, sqlx::Error> = (|| {
+        let decoded: $crate::Result<$crate::rows::GameRow> = (|| {
+            let id: String = r.try_get("id")?;
+            let unknown = |source: UnknownValue| $crate::StoreError::UnknownValue { id: id.clone(), source };
+            let text = |column: &str| -> $crate::Result<String> { Ok(r.try_get(column)?) };
+            let side = |column: &str| -> $crate::Result<Option<::monte_rules::Side>> {
+                let text: Option<String> = r.try_get(column)?;
+                text.as_deref().map(parse_side).transpose().map_err(unknown)
+            };
+            let seat = |p: &str| -> $crate::Result<$crate::rows::SeatRow> {
+                Ok($crate::rows::SeatRow {
+                    player: text(&format!("{p}_player"))?.parse().map_err(unknown)?,
+                    name: r.try_get(format!("{p}_name").as_str())?,
+                    token_hash: r.try_get(format!("{p}_token").as_str())?,
+                })
+            };
             Ok($crate::rows::GameRow {
-                id: r.try_get("id")?,
+                id: id.clone(),
                 kind: r.try_get("kind")?,
                 rules: r.try_get("rules")?,
                 start_fen: r.try_get("start_fen")?,
@@ -182,10 +205,10 @@ macro_rules! decode_game {
                 listed: r.try_get::<i64, _>("listed")? != 0,
                 version: r.try_get("version")?,
                 state: $crate::rows::GameState {
-                    status: r.try_get("status")?,
+                    status: text("status")?.parse().map_err(unknown)?,
                     ply: r.try_get("ply")?,
                     fen: r.try_get("fen")?,
-                    side_to_move: r.try_get("side_to_move")?,
+                    side_to_move: parse_side(&text("side_to_move")?).map_err(unknown)?,
                     white: seat("white")?,
                     black: seat("black")?,
                     invite: r.try_get("invite")?,
@@ -193,9 +216,9 @@ macro_rules! decode_game {
                     black_ms: r.try_get("black_ms")?,
                     turn_started_at: r.try_get("turn_started_at")?,
                     deadline_at: r.try_get("deadline_at")?,
-                    draw_offer: r.try_get("draw_offer")?,
+                    draw_offer: side("draw_offer")?,
                     result: r.try_get("result")?,
-                    winner: r.try_get("winner")?,
+                    winner: side("winner")?,
                     reason: r.try_get("reason")?,
                     margin: r.try_get("margin")?,
                     ai_to_move: r.try_get::<i64, _>("ai_to_move")? != 0,

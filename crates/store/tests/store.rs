@@ -1,14 +1,18 @@
 //! The same behaviour on both backends: every test runs on a fresh SQLite
 //! file and on a fresh PostgreSQL database.
 
+use monte_rules::Side;
 use monte_store::testing::{TestDatabase, skip_postgres};
-use monte_store::{GameRow, GameState, ListFilter, MoveRow, Notice, SeatRow, Store, Update};
+use monte_store::{
+    GameRow, GameState, GameStatus, ListFilter, MoveRow, Notice, Player, SeatRow, Store, StoreError, UnknownValue,
+    Update,
+};
 
-fn seat(player: &str, token: Option<&str>) -> SeatRow {
-    SeatRow { player: player.into(), name: None, token_hash: token.map(str::to_string) }
+fn seat(player: Player, token: Option<&str>) -> SeatRow {
+    SeatRow { player, name: None, token_hash: token.map(str::to_string) }
 }
 
-fn new_game(id: &str, status: &str, invite: Option<&str>) -> GameRow {
+fn new_game(id: &str, status: GameStatus, invite: Option<&str>) -> GameRow {
     GameRow {
         id: id.into(),
         kind: "salta".into(),
@@ -20,12 +24,12 @@ fn new_game(id: &str, status: &str, invite: Option<&str>) -> GameRow {
         listed: false,
         version: 1,
         state: GameState {
-            status: status.into(),
+            status,
             ply: 0,
             fen: "start".into(),
-            side_to_move: "white".into(),
-            white: seat("human", Some("hash-w")),
-            black: seat("ai:1", None),
+            side_to_move: Side::White,
+            white: seat(Player::Human, Some("hash-w")),
+            black: seat(Player::Ai(1), None),
             invite: invite.map(str::to_string),
             white_ms: Some(60_000),
             black_ms: Some(60_000),
@@ -45,6 +49,17 @@ fn new_game(id: &str, status: &str, invite: Option<&str>) -> GameRow {
 
 fn mv(ply: i64, notation: &str) -> MoveRow {
     MoveRow { ply, notation: notation.into(), played_at: 2_000 + ply, white_ms: Some(59_000), black_ms: Some(60_000) }
+}
+
+/// A store on a fresh PostgreSQL database (dropped with the second value),
+/// or `None` when the PostgreSQL tests are switched off.
+async fn postgres_store(test: &str) -> Option<(Store, TestDatabase)> {
+    if skip_postgres(test) {
+        return None;
+    }
+    let db = TestDatabase::create().await;
+    let store = Store::connect(&db.url, "test-a").await.expect("postgres store");
+    Some((store, db))
 }
 
 async fn sqlite_store() -> (Store, tempdir::Dir) {
@@ -79,7 +94,7 @@ mod tempdir {
 }
 
 async fn moves_commit_once_per_turn(store: &Store) {
-    let game = new_game("g1", "active", None);
+    let game = new_game("g1", GameStatus::Active, None);
     store.insert_game(&game).await.unwrap();
     let loaded = store.load_game("g1").await.unwrap().expect("stored");
     assert_eq!(loaded, game);
@@ -87,7 +102,7 @@ async fn moves_commit_once_per_turn(store: &Store) {
 
     let mut next = game.state.clone();
     next.ply = 1;
-    next.side_to_move = "black".into();
+    next.side_to_move = Side::Black;
     let first = [mv(0, "c3-d4")];
     let other = [mv(0, "e3-f4")];
     let update = Update { state: &next, truncate_from: None, append: &first };
@@ -115,11 +130,11 @@ async fn moves_commit_once_per_turn(store: &Store) {
 async fn concurrent_moves_of_many_games(store: &Store) {
     const GAMES: usize = 40;
     for i in 0..GAMES {
-        store.insert_game(&new_game(&format!("many{i}"), "active", None)).await.unwrap();
+        store.insert_game(&new_game(&format!("many{i}"), GameStatus::Active, None)).await.unwrap();
     }
-    let mut next = new_game("x", "active", None).state;
+    let mut next = new_game("x", GameStatus::Active, None).state;
     next.ply = 1;
-    next.side_to_move = "black".into();
+    next.side_to_move = Side::Black;
     let (first, second) = ([mv(0, "c3-d4")], [mv(0, "e3-f4")]);
     let racing = (0..GAMES).map(|i| {
         let (store, next, first, second) = (store.clone(), next.clone(), first.clone(), second.clone());
@@ -143,12 +158,12 @@ async fn concurrent_moves_of_many_games(store: &Store) {
 }
 
 async fn lists_and_claims(store: &Store) {
-    let mut open = new_game("open1", "waiting", Some("inv-1"));
+    let mut open = new_game("open1", GameStatus::Waiting, Some("inv-1"));
     open.listed = true;
     store.insert_game(&open).await.unwrap();
     // Waiting for whoever holds its invite: not listed.
-    store.insert_game(&new_game("private1", "waiting", Some("inv-3"))).await.unwrap();
-    let mut live = new_game("live1", "active", None);
+    store.insert_game(&new_game("private1", GameStatus::Waiting, Some("inv-3"))).await.unwrap();
+    let mut live = new_game("live1", GameStatus::Active, None);
     live.state.white.token_hash = Some("hash-x".into());
     live.state.ai_to_move = true;
     store.insert_game(&live).await.unwrap();
@@ -180,11 +195,76 @@ async fn lists_and_claims(store: &Store) {
     assert!(store.flagged(61_000, 10).await.unwrap().is_empty());
 }
 
+/// Runs `sql` on the database of `url` beside the store (as another program
+/// would): the first column of each row it returns, as text.
+async fn raw_sql(url: &str, sql: &str) -> Vec<String> {
+    use sqlx::{Connection, Row};
+    if url.starts_with("postgres") {
+        let rows = sqlx::query(sql).fetch_all(&mut sqlx::PgConnection::connect(url).await.unwrap()).await;
+        rows.unwrap().iter().map(|r| r.get(0)).collect()
+    } else {
+        let rows = sqlx::query(sql).fetch_all(&mut sqlx::SqliteConnection::connect(url).await.unwrap()).await;
+        rows.unwrap().iter().map(|r| r.get(0)).collect()
+    }
+}
+
+/// Statuses, sides and players are stored as the text they always were
+/// (the names the API sends), and a text that names none of them is an
+/// error naming the game, not a panic.
+async fn values_are_stored_as_their_text(store: &Store, url: &str) {
+    let mut game = new_game("typed", GameStatus::Over, None);
+    game.state.side_to_move = Side::Black;
+    game.state.draw_offer = Some(Side::White);
+    game.state.winner = Some(Side::Black);
+    game.state.result = Some("0-1".into());
+    store.insert_game(&game).await.unwrap();
+    assert_eq!(store.load_game("typed").await.unwrap().as_ref(), Some(&game));
+    let columns = "status || ' ' || side_to_move || ' ' || draw_offer || ' ' || winner || ' ' || white_player \
+                   || ' ' || black_player";
+    let stored = raw_sql(url, &format!("SELECT {columns} FROM games WHERE id = 'typed'")).await;
+    assert_eq!(stored, ["over black white black human ai:1"]);
+
+    let unknown = [
+        ("status = 'paused'", "status", "paused"),
+        ("side_to_move = 'red'", "side", "red"),
+        ("winner = 'White'", "side", "White"),
+        ("black_player = 'ai:x'", "player", "ai:x"),
+    ];
+    for (change, what, text) in unknown {
+        raw_sql(url, &format!("UPDATE games SET {change} WHERE id = 'typed'")).await;
+        let expected = UnknownValue { what, text: text.into() };
+        match store.load_game("typed").await {
+            Err(StoreError::UnknownValue { id, source }) => assert_eq!((id.as_str(), source), ("typed", expected)),
+            other => panic!("{change}: {other:?}"),
+        }
+        let listed = store.list_games(&ListFilter::Seats(vec!["hash-w".into()]), 10).await;
+        assert!(matches!(listed, Err(StoreError::UnknownValue { .. })), "{change}: {listed:?}");
+        // Back as it was, for the next one.
+        let restore = "status = 'over', side_to_move = 'black', winner = 'black', black_player = 'ai:1'";
+        raw_sql(url, &format!("UPDATE games SET {restore} WHERE id = 'typed'")).await;
+    }
+    assert_eq!(store.load_game("typed").await.unwrap().as_ref(), Some(&game));
+}
+
 #[tokio::test]
 async fn sqlite_moves_commit_once_per_turn() {
     let (store, _dir) = sqlite_store().await;
     moves_commit_once_per_turn(&store).await;
     assert!(store.listen().await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn sqlite_values_are_stored_as_their_text() {
+    let (store, dir) = sqlite_store().await;
+    let url = format!("sqlite:{}", dir.path.join("monte.db").display());
+    values_are_stored_as_their_text(&store, &url).await;
+}
+
+#[tokio::test]
+async fn postgres_values_are_stored_as_their_text() {
+    let Some((store, db)) = postgres_store("postgres_values_are_stored_as_their_text").await else { return };
+    values_are_stored_as_their_text(&store, &db.url).await;
+    store.close().await;
 }
 
 #[tokio::test]
@@ -201,11 +281,7 @@ async fn sqlite_concurrent_moves_of_many_games() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_concurrent_moves_of_many_games() {
-    if skip_postgres("postgres_concurrent_moves_of_many_games") {
-        return;
-    }
-    let db = TestDatabase::create().await;
-    let store = Store::connect(&db.url, "test-a").await.expect("postgres store");
+    let Some((store, _db)) = postgres_store("postgres_concurrent_moves_of_many_games").await else { return };
     concurrent_moves_of_many_games(&store).await;
     store.close().await;
 }
@@ -215,7 +291,7 @@ async fn sqlite_file_survives_reopening() {
     let dir = tempdir::Dir::new();
     let path = dir.path.join("monte.db").to_string_lossy().into_owned();
     let store = Store::connect(&path, "a").await.unwrap();
-    store.insert_game(&new_game("kept", "active", None)).await.unwrap();
+    store.insert_game(&new_game("kept", GameStatus::Active, None)).await.unwrap();
     store.close().await;
     // Closed: everything is in the database file, the WAL is empty.
     let wal = std::fs::metadata(dir.path.join("monte.db-wal")).map(|m| m.len()).unwrap_or(0);
@@ -227,11 +303,7 @@ async fn sqlite_file_survives_reopening() {
 
 #[tokio::test]
 async fn postgres_moves_commit_once_per_turn() {
-    if skip_postgres("postgres_moves_commit_once_per_turn") {
-        return;
-    }
-    let db = TestDatabase::create().await;
-    let store = Store::connect(&db.url, "test-a").await.expect("postgres store");
+    let Some((store, _db)) = postgres_store("postgres_moves_commit_once_per_turn").await else { return };
     let mut listener = store.listen().await.unwrap().expect("postgres listens");
     moves_commit_once_per_turn(&store).await;
     // Both committed changes were announced, in order, with the instance.
@@ -247,11 +319,7 @@ async fn postgres_moves_commit_once_per_turn() {
 
 #[tokio::test]
 async fn postgres_lists_and_claims() {
-    if skip_postgres("postgres_lists_and_claims") {
-        return;
-    }
-    let db = TestDatabase::create().await;
-    let store = Store::connect(&db.url, "test-a").await.expect("postgres store");
+    let Some((store, db)) = postgres_store("postgres_lists_and_claims").await else { return };
     lists_and_claims(&store).await;
     // A second instance on the same database migrates nothing twice and
     // sees the same games.
