@@ -1,5 +1,5 @@
-//! What can happen to a game, decided against the rules and committed to
-//! the store before anyone hears of it.
+//! What can happen to a game, decided by the game policy (`policy.rs`)
+//! against the rules and committed to the store before anyone hears of it.
 //!
 //! Every action runs under the game's lock on this instance, is checked on
 //! the cached game, and is committed with a compare-and-swap on the game's
@@ -13,16 +13,16 @@ use std::sync::{Arc, Mutex};
 use monte_rules::any::AnyGame;
 use monte_rules::focus::FocusRules;
 use monte_rules::salta::SaltaRules;
-use monte_rules::{GameKind, RuleSet, Side, Status};
-use monte_store::{
-    BackendKind, GameRow, GameState, GameStatus, ListFilter, MoveRow, Player, SeatRow, Store, Update, side_name,
-};
+use monte_rules::{GameKind, RuleSet, Side};
+use monte_store::{BackendKind, GameRow, GameStatus, ListFilter, Player, SeatRow, Store, Update};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
 use crate::metrics::{Metrics, Mover};
-use crate::model::{GameSummary, GameView, Loaded, hash_token, new_token, now_ms, outcome_columns, random_id};
+use crate::model::{GameSummary, GameView, Loaded, hash_token, new_token, now_ms, random_id};
+pub use crate::policy::Action;
+use crate::policy::{self, Door, GameChange, LENGTH_CAP, Plan, STOPPED, flag_plan, plan};
 
 type Slot = Arc<AsyncMutex<Option<Loaded>>>;
 
@@ -99,36 +99,6 @@ pub struct Created {
     pub invite: Option<String>,
 }
 
-/// A change to commit: the new state, and the moves taken back and added.
-struct Plan {
-    state: GameState,
-    truncate_from: Option<i64>,
-    append: Vec<MoveRow>,
-    game: GameChange,
-    /// Reported to the caller after the commit (the mover's flag had fallen).
-    then_fail: Option<ApiError>,
-}
-
-/// What a plan does to the rules' game held in the cache.
-enum GameChange {
-    /// Nothing (a resignation, a draw offer, a seat taken).
-    Same,
-    /// The move was already played on the cached game, in place: copying a
-    /// game copies every position since its start, a cost that grew with
-    /// its length. If the change is not committed, the cached game is
-    /// reloaded or dropped (`act`).
-    Played,
-    /// A new game (a take-back).
-    Replaced(AnyGame),
-}
-
-impl Plan {
-    /// A change of the state alone.
-    fn state(state: GameState) -> Plan {
-        Plan { state, truncate_from: None, append: Vec::new(), game: GameChange::Same, then_fail: None }
-    }
-}
-
 /// A game's lock held by `act`. A move is played on the cached game
 /// before its commit; if the commit fails, or the action stops half-way
 /// (its future dropped: a client gone), the cached game is dropped here
@@ -147,32 +117,7 @@ impl Drop for Held<'_> {
     }
 }
 
-/// How a seat is taken: through the game's invite code, or by its id when
-/// the game is open to anyone.
-#[derive(Clone, Copy, Debug)]
-enum Door<'a> {
-    Invite(&'a str),
-    Public,
-}
-
-/// What a client may ask of a game.
-#[derive(Clone, Debug)]
-pub enum Action {
-    Move { text: String, ply: Option<i64> },
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    TakeBack,
-}
-
 pub const MAX_NAME: usize = 40;
-
-/// The reason of a game ended by the server's cap on its length.
-pub const LENGTH_CAP: &str = "length cap";
-
-/// The reason of a game between two AIs stopped by its creator.
-pub const STOPPED: &str = "stopped";
 
 impl Games {
     pub fn new(store: Store, hub: Hub, ai_queue: mpsc::UnboundedSender<String>, max_plies: u32) -> Games {
@@ -396,30 +341,7 @@ impl Games {
             return Err(ApiError::bad_request("public: only a game with an open seat can be open to anyone"));
         }
         let invite = open.then(|| random_id(12));
-        let mut state = GameState {
-            status: if open { GameStatus::Waiting } else { GameStatus::Active },
-            ply: 0,
-            fen: game.fen(),
-            side_to_move: game.side_to_move(),
-            white,
-            black,
-            invite: invite.clone(),
-            white_ms: clock.map(|c| c.0),
-            black_ms: clock.map(|c| c.0),
-            turn_started_at: None,
-            deadline_at: None,
-            draw_offer: None,
-            result: None,
-            winner: None,
-            reason: None,
-            margin: None,
-            ai_to_move: false,
-            updated_at: now,
-        };
-        if !open {
-            start_clock(&mut state, now);
-        }
-        state.ai_to_move = ai_to_move(&state);
+        let state = policy::new_state(&game, (white, black), open, clock, invite.clone(), now);
         let row = GameRow {
             id: random_id(10),
             kind: kind.name().into(),
@@ -484,44 +406,8 @@ impl Games {
         let hash = hash_token(&token);
         let (view, taken) = self
             .act(id, None, true, |l, now| {
-                let s = &l.row.state;
-                match door {
-                    // The code stays with the game once used, so that it
-                    // can be told apart from a code that never was.
-                    Door::Invite(code) if s.invite.as_deref() != Some(code) || s.status != GameStatus::Waiting => {
-                        return Err(ApiError::conflict("this invite has been used"));
-                    }
-                    Door::Public if !l.row.listed => {
-                        return Err(ApiError::forbidden("this game is not open to anyone: join it through its invite"));
-                    }
-                    Door::Public if s.status != GameStatus::Waiting => {
-                        return Err(ApiError::conflict("no seat is open"));
-                    }
-                    _ => {}
-                }
-                let open = |sd: Side| l.seat(sd).player == Player::Human && l.seat(sd).token_hash.is_none();
-                let side = match side {
-                    Some(sd) if open(sd) => sd,
-                    Some(sd) => return Err(ApiError::conflict(format!("the {} seat is taken", side_name(sd)))),
-                    None => Side::BOTH
-                        .into_iter()
-                        .find(|&sd| open(sd))
-                        .ok_or_else(|| ApiError::conflict("no seat is open"))?,
-                };
-                let mut state = s.clone();
                 let seat = SeatRow { player: Player::Human, name: name.clone(), token_hash: Some(hash.clone()) };
-                match side {
-                    Side::White => state.white = seat,
-                    Side::Black => state.black = seat,
-                }
-                let still_open = Side::BOTH.into_iter().any(|sd| sd != side && open(sd));
-                if !still_open {
-                    state.status = GameStatus::Active;
-                    start_clock(&mut state, now);
-                }
-                state.ai_to_move = ai_to_move(&state);
-                state.updated_at = now;
-                Ok((Plan::state(state), side))
+                policy::seat_plan(l, door, side, seat, now)
             })
             .await?;
         Ok((full(view)?, taken, token))
@@ -741,211 +627,6 @@ fn full(view: Option<GameView>) -> ApiResult<GameView> {
 /// Checks a client's action against the game and plans its change. A move
 /// is played on `l.game` in place, after every check (`act`). A move that
 /// reaches `max_plies` ends the game by the rule set's count.
-fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -> ApiResult<Plan> {
-    let s = &l.row.state;
-    match s.status {
-        GameStatus::Waiting => return Err(ApiError::conflict("the game has not started: a seat is still open")),
-        GameStatus::Over => return Err(ApiError::conflict("the game is over")),
-        GameStatus::Active => {}
-    }
-    // A fallen flag ends the game before anything else happens.
-    if let Some(mut p) = flag_plan(l, now) {
-        p.then_fail = Some(ApiError::conflict("time ran out: the game is over"));
-        return Ok(p);
-    }
-    let mut state = s.clone();
-    state.updated_at = now;
-    let opponent = !side;
-    match action {
-        Action::Move { text, ply } => {
-            if let Some(p) = ply
-                && *p != s.ply
-            {
-                return Err(ApiError::conflict(format!("the move is for ply {p} but the game is at ply {}", s.ply)));
-            }
-            if l.game.side_to_move() != side {
-                return Err(ApiError::conflict("it is not your turn"));
-            }
-            if text.len() > 200 {
-                return Err(ApiError::bad_request("the move text is too long"));
-            }
-            // Nothing fails after this: the game is changed in place.
-            let notation = l.game.play(text.trim()).map_err(|e| ApiError::unprocessable(format!("`{text}`: {e}")))?;
-            let game = &l.game;
-            // The mover's clock: time used, then the increment.
-            if let Some(left) = l.time_left(side, now) {
-                let left = left + l.row.clock_increment_ms.unwrap_or(0);
-                match side {
-                    Side::White => state.white_ms = Some(left),
-                    Side::Black => state.black_ms = Some(left),
-                }
-            }
-            state.ply += 1;
-            state.fen = game.fen();
-            state.side_to_move = game.side_to_move();
-            state.draw_offer = None;
-            let append = vec![MoveRow {
-                ply: s.ply,
-                notation,
-                played_at: now,
-                white_ms: state.white_ms,
-                black_ms: state.black_ms,
-            }];
-            if let Some((result, winner, reason, margin)) = outcome_columns(game.status()) {
-                finish(&mut state, result, winner, reason, margin);
-            } else if state.ply >= max_plies
-                && let Some((result, winner, _, margin)) = outcome_columns(Status::Over(game.limit_outcome()))
-            {
-                finish(&mut state, result, winner, LENGTH_CAP.into(), margin);
-            } else {
-                start_clock(&mut state, now);
-            }
-            state.ai_to_move = ai_to_move(&state);
-            Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None })
-        }
-        Action::Resign if l.seat(side).player.is_ai() => {
-            // The creator of a game between two AIs stops it.
-            charge_running(&mut state, l, now);
-            finish(&mut state, result_for(None), None, STOPPED.into(), None);
-            state.ai_to_move = false;
-            Ok(Plan::state(state))
-        }
-        Action::Resign => {
-            charge_running(&mut state, l, now);
-            finish(&mut state, result_for(Some(opponent)), Some(opponent), "resignation".into(), None);
-            state.ai_to_move = false;
-            Ok(Plan::state(state))
-        }
-        Action::OfferDraw => {
-            if l.seat(opponent).player.is_ai() {
-                return Err(ApiError::conflict("the AI does not accept draw offers"));
-            }
-            match s.draw_offer {
-                Some(sd) if sd == side => return Err(ApiError::conflict("you already offered a draw")),
-                Some(_) => return plan(l, side, &Action::AcceptDraw, now, max_plies),
-                None => state.draw_offer = Some(side),
-            }
-            Ok(Plan::state(state))
-        }
-        Action::AcceptDraw | Action::DeclineDraw => {
-            if s.draw_offer != Some(opponent) {
-                return Err(ApiError::conflict("your opponent has not offered a draw"));
-            }
-            state.draw_offer = None;
-            if matches!(action, Action::AcceptDraw) {
-                charge_running(&mut state, l, now);
-                finish(&mut state, result_for(None), None, "agreement".into(), None);
-                state.ai_to_move = false;
-            }
-            Ok(Plan::state(state))
-        }
-        Action::TakeBack => {
-            if !l.seat(opponent).player.is_ai() {
-                return Err(ApiError::conflict("moves can be taken back only against the AI"));
-            }
-            // Back to the last position where it was your turn before your
-            // last move: your move, and the AI's reply if it came.
-            let plies = if l.game.side_to_move() == side { 2 } else { 1 };
-            if s.ply < plies {
-                return Err(ApiError::conflict("you have no move to take back"));
-            }
-            let mut game = l.game.clone();
-            for _ in 0..plies {
-                game.undo().ok_or_else(|| ApiError::conflict("you have no move to take back"))?;
-            }
-            let keep = s.ply - plies;
-            // The clocks as they were after the last kept move.
-            let before = keep.checked_sub(1).and_then(|i| l.row.moves.get(i as usize));
-            if l.row.clock_initial_ms.is_some() {
-                state.white_ms = before.and_then(|m| m.white_ms).or(l.row.clock_initial_ms);
-                state.black_ms = before.and_then(|m| m.black_ms).or(l.row.clock_initial_ms);
-            }
-            state.ply = keep;
-            state.fen = game.fen();
-            state.side_to_move = game.side_to_move();
-            state.draw_offer = None;
-            start_clock(&mut state, now);
-            state.ai_to_move = ai_to_move(&state);
-            Ok(Plan {
-                state,
-                truncate_from: Some(keep),
-                append: Vec::new(),
-                game: GameChange::Replaced(game),
-                then_fail: None,
-            })
-        }
-    }
-}
-
-/// The plan that ends the game on time, if the side to move's flag fell.
-fn flag_plan(l: &Loaded, now: i64) -> Option<Plan> {
-    let s = &l.row.state;
-    if s.status != GameStatus::Active {
-        return None;
-    }
-    let side = l.game.side_to_move();
-    if l.time_left(side, now)? > 0 || s.turn_started_at.is_none() {
-        return None;
-    }
-    let mut state = s.clone();
-    match side {
-        Side::White => state.white_ms = Some(0),
-        Side::Black => state.black_ms = Some(0),
-    }
-    let winner = !side;
-    finish(&mut state, result_for(Some(winner)), Some(winner), "time".into(), None);
-    state.ai_to_move = false;
-    state.updated_at = now;
-    Some(Plan::state(state))
-}
-
-/// Stops the running clock where it stands (the game ends off the board).
-fn charge_running(state: &mut GameState, l: &Loaded, now: i64) {
-    let side = l.game.side_to_move();
-    if let Some(left) = l.time_left(side, now) {
-        match side {
-            Side::White => state.white_ms = Some(left.max(0)),
-            Side::Black => state.black_ms = Some(left.max(0)),
-        }
-    }
-}
-
-fn result_for(winner: Option<Side>) -> String {
-    match winner {
-        Some(Side::White) => "1-0",
-        Some(Side::Black) => "0-1",
-        None => "1/2-1/2",
-    }
-    .into()
-}
-
-fn finish(state: &mut GameState, result: String, winner: Option<Side>, reason: String, margin: Option<i64>) {
-    state.status = GameStatus::Over;
-    state.result = Some(result);
-    state.winner = winner;
-    state.reason = Some(reason);
-    state.margin = margin;
-    state.turn_started_at = None;
-    state.deadline_at = None;
-    state.draw_offer = None;
-}
-
-/// Starts the side to move's clock at `now` (games with a clock).
-fn start_clock(state: &mut GameState, now: i64) {
-    let left = match state.side_to_move {
-        Side::White => state.white_ms,
-        Side::Black => state.black_ms,
-    };
-    if let Some(left) = left {
-        state.turn_started_at = Some(now);
-        state.deadline_at = Some(now + left);
-    }
-}
-
-fn ai_to_move(state: &GameState) -> bool {
-    state.status == GameStatus::Active && state.seat(state.side_to_move).player.is_ai()
-}
-
 /// The rule set in its canonical text form, checked.
 fn canonical_rules(kind: GameKind, text: &str) -> ApiResult<String> {
     fn check<R: RuleSet>(text: &str) -> ApiResult<String> {

@@ -20,6 +20,7 @@ pub mod hub;
 pub mod metrics;
 pub mod model;
 pub mod net;
+pub mod policy;
 pub mod web;
 
 pub use ai::AiConfig;

@@ -1,0 +1,537 @@
+//! The game policy: who may do what to a game, and what it does to the
+//! game's state (turns, seats, clocks, draw offers, take-backs, the end
+//! of a game). Pure: each function takes the game as it stands and the
+//! time, and returns the change to commit ([`Plan`]) or the reason it is
+//! refused; locking, the store and the push are `games.rs`'s.
+
+use monte_rules::any::AnyGame;
+use monte_rules::{Side, Status};
+use monte_store::{GameState, GameStatus, MoveRow, Player, SeatRow, side_name};
+
+use crate::error::{ApiError, ApiResult};
+use crate::model::{Loaded, outcome_columns};
+
+/// How a seat is taken: through the game's invite code, or by its id when
+/// the game is open to anyone.
+#[derive(Clone, Copy, Debug)]
+pub enum Door<'a> {
+    Invite(&'a str),
+    Public,
+}
+
+/// What a client may ask of a game.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Move { text: String, ply: Option<i64> },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    TakeBack,
+}
+
+/// A change to commit: the new state, and the moves taken back and added.
+#[derive(Debug)]
+pub struct Plan {
+    pub state: GameState,
+    pub truncate_from: Option<i64>,
+    pub append: Vec<MoveRow>,
+    pub game: GameChange,
+    /// Reported to the caller after the commit (the mover's flag had fallen).
+    pub then_fail: Option<ApiError>,
+}
+
+/// What a plan does to the rules' game held in the cache.
+#[derive(Debug)]
+pub enum GameChange {
+    /// Nothing (a resignation, a draw offer, a seat taken).
+    Same,
+    /// The move was already played on the cached game, in place: copying a
+    /// game copies every position since its start, a cost that grew with
+    /// its length. If the change is not committed, the cached game is
+    /// reloaded or dropped (`act`).
+    Played,
+    /// A new game (a take-back).
+    Replaced(AnyGame),
+}
+
+impl Plan {
+    /// A change of the state alone.
+    pub fn state(state: GameState) -> Plan {
+        Plan { state, truncate_from: None, append: Vec::new(), game: GameChange::Same, then_fail: None }
+    }
+}
+
+/// The reason of a game ended by the server's cap on its length.
+pub const LENGTH_CAP: &str = "length cap";
+
+/// The reason of a game between two AIs stopped by its creator.
+pub const STOPPED: &str = "stopped";
+
+/// The state of a new game: active with its clock started, or waiting
+/// while a seat is `open`; `clock` is (initial, increment) in ms.
+pub fn new_state(
+    game: &AnyGame,
+    (white, black): (SeatRow, SeatRow),
+    open: bool,
+    clock: Option<(i64, i64)>,
+    invite: Option<String>,
+    now: i64,
+) -> GameState {
+    let mut state = GameState {
+        status: if open { GameStatus::Waiting } else { GameStatus::Active },
+        ply: 0,
+        fen: game.fen(),
+        side_to_move: game.side_to_move(),
+        white,
+        black,
+        invite,
+        white_ms: clock.map(|c| c.0),
+        black_ms: clock.map(|c| c.0),
+        turn_started_at: None,
+        deadline_at: None,
+        draw_offer: None,
+        result: None,
+        winner: None,
+        reason: None,
+        margin: None,
+        ai_to_move: false,
+        updated_at: now,
+    };
+    if !open {
+        start_clock(&mut state, now);
+    }
+    state.ai_to_move = ai_to_move(&state);
+    state
+}
+
+/// Takes an open seat of `l` through `door` for `seat` (the newcomer's
+/// row): the side asked for, or the first open one. The game starts when
+/// no seat is left open.
+pub fn seat_plan(l: &Loaded, door: Door<'_>, side: Option<Side>, seat: SeatRow, now: i64) -> ApiResult<(Plan, Side)> {
+    let s = &l.row.state;
+    match door {
+        // The code stays with the game once used, so that it can be told
+        // apart from a code that never was.
+        Door::Invite(code) if s.invite.as_deref() != Some(code) || s.status != GameStatus::Waiting => {
+            return Err(ApiError::conflict("this invite has been used"));
+        }
+        Door::Public if !l.row.listed => {
+            return Err(ApiError::forbidden("this game is not open to anyone: join it through its invite"));
+        }
+        Door::Public if s.status != GameStatus::Waiting => {
+            return Err(ApiError::conflict("no seat is open"));
+        }
+        _ => {}
+    }
+    let open = |sd: Side| l.seat(sd).player == Player::Human && l.seat(sd).token_hash.is_none();
+    let side = match side {
+        Some(sd) if open(sd) => sd,
+        Some(sd) => return Err(ApiError::conflict(format!("the {} seat is taken", side_name(sd)))),
+        None => Side::BOTH.into_iter().find(|&sd| open(sd)).ok_or_else(|| ApiError::conflict("no seat is open"))?,
+    };
+    let mut state = s.clone();
+    match side {
+        Side::White => state.white = seat,
+        Side::Black => state.black = seat,
+    }
+    let still_open = Side::BOTH.into_iter().any(|sd| sd != side && open(sd));
+    if !still_open {
+        state.status = GameStatus::Active;
+        start_clock(&mut state, now);
+    }
+    state.ai_to_move = ai_to_move(&state);
+    state.updated_at = now;
+    Ok((Plan::state(state), side))
+}
+
+pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -> ApiResult<Plan> {
+    let s = &l.row.state;
+    match s.status {
+        GameStatus::Waiting => return Err(ApiError::conflict("the game has not started: a seat is still open")),
+        GameStatus::Over => return Err(ApiError::conflict("the game is over")),
+        GameStatus::Active => {}
+    }
+    // A fallen flag ends the game before anything else happens.
+    if let Some(mut p) = flag_plan(l, now) {
+        p.then_fail = Some(ApiError::conflict("time ran out: the game is over"));
+        return Ok(p);
+    }
+    let mut state = s.clone();
+    state.updated_at = now;
+    let opponent = !side;
+    match action {
+        Action::Move { text, ply } => {
+            if let Some(p) = ply
+                && *p != s.ply
+            {
+                return Err(ApiError::conflict(format!("the move is for ply {p} but the game is at ply {}", s.ply)));
+            }
+            if l.game.side_to_move() != side {
+                return Err(ApiError::conflict("it is not your turn"));
+            }
+            if text.len() > 200 {
+                return Err(ApiError::bad_request("the move text is too long"));
+            }
+            // Nothing fails after this: the game is changed in place.
+            let notation = l.game.play(text.trim()).map_err(|e| ApiError::unprocessable(format!("`{text}`: {e}")))?;
+            let game = &l.game;
+            // The mover's clock: time used, then the increment.
+            if let Some(left) = l.time_left(side, now) {
+                let left = left + l.row.clock_increment_ms.unwrap_or(0);
+                match side {
+                    Side::White => state.white_ms = Some(left),
+                    Side::Black => state.black_ms = Some(left),
+                }
+            }
+            state.ply += 1;
+            state.fen = game.fen();
+            state.side_to_move = game.side_to_move();
+            state.draw_offer = None;
+            let append = vec![MoveRow {
+                ply: s.ply,
+                notation,
+                played_at: now,
+                white_ms: state.white_ms,
+                black_ms: state.black_ms,
+            }];
+            if let Some((result, winner, reason, margin)) = outcome_columns(game.status()) {
+                finish(&mut state, result, winner, reason, margin);
+            } else if state.ply >= max_plies
+                && let Some((result, winner, _, margin)) = outcome_columns(Status::Over(game.limit_outcome()))
+            {
+                finish(&mut state, result, winner, LENGTH_CAP.into(), margin);
+            } else {
+                start_clock(&mut state, now);
+            }
+            state.ai_to_move = ai_to_move(&state);
+            Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None })
+        }
+        Action::Resign if l.seat(side).player.is_ai() => {
+            // The creator of a game between two AIs stops it.
+            charge_running(&mut state, l, now);
+            finish(&mut state, result_for(None), None, STOPPED.into(), None);
+            state.ai_to_move = false;
+            Ok(Plan::state(state))
+        }
+        Action::Resign => {
+            charge_running(&mut state, l, now);
+            finish(&mut state, result_for(Some(opponent)), Some(opponent), "resignation".into(), None);
+            state.ai_to_move = false;
+            Ok(Plan::state(state))
+        }
+        Action::OfferDraw => {
+            if l.seat(opponent).player.is_ai() {
+                return Err(ApiError::conflict("the AI does not accept draw offers"));
+            }
+            match s.draw_offer {
+                Some(sd) if sd == side => return Err(ApiError::conflict("you already offered a draw")),
+                Some(_) => return plan(l, side, &Action::AcceptDraw, now, max_plies),
+                None => state.draw_offer = Some(side),
+            }
+            Ok(Plan::state(state))
+        }
+        Action::AcceptDraw | Action::DeclineDraw => {
+            if s.draw_offer != Some(opponent) {
+                return Err(ApiError::conflict("your opponent has not offered a draw"));
+            }
+            state.draw_offer = None;
+            if matches!(action, Action::AcceptDraw) {
+                charge_running(&mut state, l, now);
+                finish(&mut state, result_for(None), None, "agreement".into(), None);
+                state.ai_to_move = false;
+            }
+            Ok(Plan::state(state))
+        }
+        Action::TakeBack => {
+            if !l.seat(opponent).player.is_ai() {
+                return Err(ApiError::conflict("moves can be taken back only against the AI"));
+            }
+            // Back to the last position where it was your turn before your
+            // last move: your move, and the AI's reply if it came.
+            let plies = if l.game.side_to_move() == side { 2 } else { 1 };
+            if s.ply < plies {
+                return Err(ApiError::conflict("you have no move to take back"));
+            }
+            let mut game = l.game.clone();
+            for _ in 0..plies {
+                game.undo().ok_or_else(|| ApiError::conflict("you have no move to take back"))?;
+            }
+            let keep = s.ply - plies;
+            // The clocks as they were after the last kept move.
+            let before = keep.checked_sub(1).and_then(|i| l.row.moves.get(i as usize));
+            if l.row.clock_initial_ms.is_some() {
+                state.white_ms = before.and_then(|m| m.white_ms).or(l.row.clock_initial_ms);
+                state.black_ms = before.and_then(|m| m.black_ms).or(l.row.clock_initial_ms);
+            }
+            state.ply = keep;
+            state.fen = game.fen();
+            state.side_to_move = game.side_to_move();
+            state.draw_offer = None;
+            start_clock(&mut state, now);
+            state.ai_to_move = ai_to_move(&state);
+            Ok(Plan {
+                state,
+                truncate_from: Some(keep),
+                append: Vec::new(),
+                game: GameChange::Replaced(game),
+                then_fail: None,
+            })
+        }
+    }
+}
+
+/// The plan that ends the game on time, if the side to move's flag fell.
+pub fn flag_plan(l: &Loaded, now: i64) -> Option<Plan> {
+    let s = &l.row.state;
+    if s.status != GameStatus::Active {
+        return None;
+    }
+    let side = l.game.side_to_move();
+    if l.time_left(side, now)? > 0 || s.turn_started_at.is_none() {
+        return None;
+    }
+    let mut state = s.clone();
+    match side {
+        Side::White => state.white_ms = Some(0),
+        Side::Black => state.black_ms = Some(0),
+    }
+    let winner = !side;
+    finish(&mut state, result_for(Some(winner)), Some(winner), "time".into(), None);
+    state.ai_to_move = false;
+    state.updated_at = now;
+    Some(Plan::state(state))
+}
+
+/// Stops the running clock where it stands (the game ends off the board).
+fn charge_running(state: &mut GameState, l: &Loaded, now: i64) {
+    let side = l.game.side_to_move();
+    if let Some(left) = l.time_left(side, now) {
+        match side {
+            Side::White => state.white_ms = Some(left.max(0)),
+            Side::Black => state.black_ms = Some(left.max(0)),
+        }
+    }
+}
+
+fn result_for(winner: Option<Side>) -> String {
+    monte_rules::result_string(winner).into()
+}
+
+fn finish(state: &mut GameState, result: String, winner: Option<Side>, reason: String, margin: Option<i64>) {
+    state.status = GameStatus::Over;
+    state.result = Some(result);
+    state.winner = winner;
+    state.reason = Some(reason);
+    state.margin = margin;
+    state.turn_started_at = None;
+    state.deadline_at = None;
+    state.draw_offer = None;
+}
+
+/// Starts the side to move's clock at `now` (games with a clock).
+pub fn start_clock(state: &mut GameState, now: i64) {
+    let left = match state.side_to_move {
+        Side::White => state.white_ms,
+        Side::Black => state.black_ms,
+    };
+    if let Some(left) = left {
+        state.turn_started_at = Some(now);
+        state.deadline_at = Some(now + left);
+    }
+}
+
+pub fn ai_to_move(state: &GameState) -> bool {
+    state.status == GameStatus::Active && state.seat(state.side_to_move).player.is_ai()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::StatusCode;
+    use monte_rules::GameKind;
+    use monte_store::GameRow;
+
+    const NOW: i64 = 1_000_000;
+    const CAP: i64 = 2000;
+
+    fn person(token: &str) -> SeatRow {
+        SeatRow { player: Player::Human, name: None, token_hash: Some(token.into()) }
+    }
+    fn open_seat() -> SeatRow {
+        SeatRow { player: Player::Human, name: None, token_hash: None }
+    }
+    fn ai(level: u8) -> SeatRow {
+        SeatRow { player: Player::Ai(level), name: None, token_hash: None }
+    }
+
+    /// A new Salta game, in memory: no store, no server.
+    fn game(white: SeatRow, black: SeatRow, clock: Option<(i64, i64)>, listed: bool) -> Loaded {
+        let game = AnyGame::new(GameKind::Salta, "seed", None).unwrap();
+        let open = [&white, &black].iter().any(|s| s.player == Player::Human && s.token_hash.is_none());
+        let state = new_state(&game, (white, black), open, clock, open.then(|| "code".to_string()), NOW);
+        let row = GameRow {
+            id: "g".into(),
+            kind: "salta".into(),
+            rules: "seed".into(),
+            start_fen: game.start_fen(),
+            clock_initial_ms: clock.map(|c| c.0),
+            clock_increment_ms: clock.map(|c| c.1),
+            created_at: NOW,
+            listed,
+            version: 1,
+            state,
+            moves: Vec::new(),
+        };
+        Loaded { row, game }
+    }
+
+    /// Applies a plan as a commit would.
+    fn commit(l: &mut Loaded, plan: Plan) {
+        if let Some(keep) = plan.truncate_from {
+            l.row.moves.truncate(keep as usize);
+        }
+        l.row.moves.extend(plan.append);
+        l.row.state = plan.state;
+        if let GameChange::Replaced(game) = plan.game {
+            l.game = game;
+        }
+    }
+
+    fn act(l: &mut Loaded, side: Side, action: Action, now: i64) -> ApiResult<()> {
+        let p = plan(l, side, &action, now, CAP)?;
+        commit(l, p);
+        Ok(())
+    }
+
+    fn play(text: &str) -> Action {
+        Action::Move { text: text.into(), ply: None }
+    }
+
+    fn status_of(r: ApiResult<()>) -> StatusCode {
+        r.expect_err("refused").status
+    }
+
+    #[test]
+    fn turns_alternate_and_a_stale_or_illegal_move_changes_nothing() {
+        let mut l = game(person("w"), person("b"), None, false);
+        assert_eq!(l.row.state.status, GameStatus::Active);
+        assert_eq!(status_of(act(&mut l, Side::Black, play("h8-g7"), NOW)), StatusCode::CONFLICT);
+        act(&mut l, Side::White, play("c3-d4"), NOW).unwrap();
+        let s = &l.row.state;
+        assert_eq!((s.ply, s.side_to_move, l.row.moves.len()), (1, Side::Black, 1));
+        assert_eq!(l.row.moves[0].notation, "c3-d4");
+        let before = l.row.state.clone();
+        let stale = Action::Move { text: "h8-g7".into(), ply: Some(0) };
+        assert_eq!(status_of(act(&mut l, Side::Black, stale, NOW)), StatusCode::CONFLICT);
+        assert_eq!(status_of(act(&mut l, Side::Black, play("a1-a2"), NOW)), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(l.row.state, before);
+        assert_eq!(l.game.fen(), before.fen);
+        act(&mut l, Side::Black, Action::Move { text: "h8-g7".into(), ply: Some(1) }, NOW).unwrap();
+        assert_eq!(l.row.state.side_to_move, Side::White);
+    }
+
+    #[test]
+    fn a_game_starts_when_its_open_seat_is_taken() {
+        let mut l = game(person("w"), open_seat(), None, false);
+        assert_eq!(l.row.state.status, GameStatus::Waiting);
+        assert_eq!(status_of(act(&mut l, Side::White, play("c3-d4"), NOW)), StatusCode::CONFLICT);
+        let seat = || person("b");
+        let refused = |r: ApiResult<(Plan, Side)>| r.expect_err("refused").status;
+        assert_eq!(refused(seat_plan(&l, Door::Invite("other"), None, seat(), NOW)), StatusCode::CONFLICT);
+        assert_eq!(refused(seat_plan(&l, Door::Public, None, seat(), NOW)), StatusCode::FORBIDDEN);
+        assert_eq!(refused(seat_plan(&l, Door::Invite("code"), Some(Side::White), seat(), NOW)), StatusCode::CONFLICT);
+        let (p, side) = seat_plan(&l, Door::Invite("code"), None, seat(), NOW).unwrap();
+        assert_eq!(side, Side::Black);
+        commit(&mut l, p);
+        assert_eq!(l.row.state.status, GameStatus::Active);
+        // The code is used: it is kept, and refused.
+        assert_eq!(refused(seat_plan(&l, Door::Invite("code"), None, seat(), NOW)), StatusCode::CONFLICT);
+        act(&mut l, Side::White, play("c3-d4"), NOW).unwrap();
+    }
+
+    #[test]
+    fn draws_are_offered_declined_and_agreed_between_people_only() {
+        let mut l = game(person("w"), person("b"), None, false);
+        act(&mut l, Side::White, Action::OfferDraw, NOW).unwrap();
+        assert_eq!(l.row.state.draw_offer, Some(Side::White));
+        assert_eq!(status_of(act(&mut l, Side::White, Action::OfferDraw, NOW)), StatusCode::CONFLICT);
+        assert_eq!(status_of(act(&mut l, Side::White, Action::AcceptDraw, NOW)), StatusCode::CONFLICT);
+        act(&mut l, Side::Black, Action::DeclineDraw, NOW).unwrap();
+        assert_eq!(l.row.state.draw_offer, None);
+        // A move withdraws an offer; an offer answered by an offer is agreed.
+        act(&mut l, Side::White, Action::OfferDraw, NOW).unwrap();
+        act(&mut l, Side::White, play("c3-d4"), NOW).unwrap();
+        assert_eq!(l.row.state.draw_offer, None);
+        act(&mut l, Side::White, Action::OfferDraw, NOW).unwrap();
+        act(&mut l, Side::Black, Action::OfferDraw, NOW).unwrap();
+        let s = &l.row.state;
+        assert_eq!(
+            (s.status, s.result.as_deref(), s.reason.as_deref()),
+            (GameStatus::Over, Some("1/2-1/2"), Some("agreement"))
+        );
+        assert_eq!(status_of(act(&mut l, Side::Black, play("h8-g7"), NOW)), StatusCode::CONFLICT);
+        let mut against_ai = game(person("w"), ai(3), None, false);
+        assert_eq!(status_of(act(&mut against_ai, Side::White, Action::OfferDraw, NOW)), StatusCode::CONFLICT);
+    }
+
+    #[test]
+    fn a_take_back_against_the_ai_takes_its_reply_too() {
+        let mut l = game(person("w"), ai(3), None, false);
+        assert!(!l.row.state.ai_to_move);
+        act(&mut l, Side::White, play("c3-d4"), NOW).unwrap();
+        assert!(l.row.state.ai_to_move);
+        act(&mut l, Side::Black, play("h8-g7"), NOW).unwrap();
+        act(&mut l, Side::White, Action::TakeBack, NOW).unwrap();
+        let s = &l.row.state;
+        assert_eq!((s.ply, s.side_to_move, l.row.moves.len()), (0, Side::White, 0));
+        assert_eq!(l.game.fen(), l.row.state.fen);
+        assert_eq!(status_of(act(&mut l, Side::White, Action::TakeBack, NOW)), StatusCode::CONFLICT);
+        let mut people = game(person("w"), person("b"), None, false);
+        act(&mut people, Side::White, play("c3-d4"), NOW).unwrap();
+        assert_eq!(status_of(act(&mut people, Side::White, Action::TakeBack, NOW)), StatusCode::CONFLICT);
+    }
+
+    #[test]
+    fn clocks_charge_the_mover_and_a_fallen_flag_ends_the_game() {
+        let mut l = game(person("w"), person("b"), Some((60_000, 2_000)), false);
+        assert_eq!((l.row.state.turn_started_at, l.row.state.deadline_at), (Some(NOW), Some(NOW + 60_000)));
+        act(&mut l, Side::White, play("c3-d4"), NOW + 5_000).unwrap();
+        let s = &l.row.state;
+        assert_eq!(s.white_ms, Some(57_000));
+        assert_eq!((s.turn_started_at, s.deadline_at), (Some(NOW + 5_000), Some(NOW + 65_000)));
+        // The flag falls at the deadline, not a millisecond later.
+        assert!(flag_plan(&l, NOW + 64_999).is_none());
+        let late = NOW + 65_000;
+        let p = plan(&mut l, Side::Black, &play("h8-g7"), late, CAP).unwrap();
+        assert_eq!(p.then_fail.as_ref().map(|e| e.status), Some(StatusCode::CONFLICT));
+        let s = &p.state;
+        assert_eq!(
+            (s.status, s.winner, s.reason.as_deref(), s.black_ms),
+            (GameStatus::Over, Some(Side::White), Some("time"), Some(0))
+        );
+        assert_eq!(p.append.len(), 0, "the late move is not played");
+    }
+
+    #[test]
+    fn resigning_ends_the_game_and_the_length_cap_scores_it() {
+        let mut l = game(person("w"), person("b"), None, false);
+        act(&mut l, Side::Black, Action::Resign, NOW).unwrap();
+        let s = &l.row.state;
+        assert_eq!(
+            (s.winner, s.result.as_deref(), s.reason.as_deref()),
+            (Some(Side::White), Some("1-0"), Some("resignation"))
+        );
+        // Between two AIs the creator's token stops the game: a draw.
+        let mut ais = game(ai(1), ai(1), None, false);
+        assert!(ais.row.state.ai_to_move);
+        act(&mut ais, Side::White, Action::Resign, NOW).unwrap();
+        let s = &ais.row.state;
+        assert_eq!((s.winner, s.reason.as_deref(), s.ai_to_move), (None, Some(STOPPED), false));
+        // At the cap the game ends as at a move limit: by the distance count.
+        let mut capped = game(person("w"), person("b"), None, false);
+        let p = plan(&mut capped, Side::White, &play("c3-d4"), NOW, 1).unwrap();
+        let s = &p.state;
+        assert_eq!((s.status, s.winner, s.reason.as_deref()), (GameStatus::Over, Some(Side::White), Some(LENGTH_CAP)));
+    }
+}
