@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{Context, Result};
 use monte_engine::ai::Noise;
 use monte_engine::{Level, SearchOptions, Searcher};
-use monte_rules::any::{AnyError, AnyGame};
+use monte_rules::any::{AnyError, AnyGame, MoveShape};
 use monte_rules::record::Record;
 use monte_rules::{GameKind, Outcome, Position, Side, Status};
 
@@ -329,7 +329,7 @@ impl Session {
         for m in &moves {
             let key = match (&m.from, m.kind) {
                 (Some(from), _) => format!("{from}:"),
-                (None, "drop") => "drops:".to_string(),
+                (None, MoveShape::Drop) => "drops:".to_string(),
                 (None, _) => "pass:".to_string(),
             };
             match lines.iter_mut().find(|(k, _)| *k == key) {

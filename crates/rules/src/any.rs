@@ -16,8 +16,7 @@ use crate::side::Side;
 pub struct MoveInfo {
     /// The move in the notation (what to send back to play it).
     pub notation: String,
-    /// `step`, `jump`, `group`, `drop` or `pass`.
-    pub kind: &'static str,
+    pub kind: MoveShape,
     /// The square the piece or group starts on (none for drops and pass).
     pub from: Option<String>,
     /// The square it ends on (none for pass).
@@ -28,6 +27,35 @@ pub struct MoveInfo {
     pub path: Vec<String>,
     /// Focus group moves: how many pieces move.
     pub count: Option<u32>,
+}
+
+/// What a move does, in either game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveShape {
+    /// Salta: one piece to a neighbouring square.
+    Step,
+    /// Salta: a jump sequence; Focus: a stack's top piece moved alone.
+    Jump,
+    /// Focus: a group of pieces off the top of a stack.
+    Group,
+    /// Focus: a piece from the reserve.
+    Drop,
+    /// No move is possible: the turn passes.
+    Pass,
+}
+
+impl MoveShape {
+    /// `step`, `jump`, `group`, `drop` or `pass`: the name the server
+    /// sends.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveShape::Step => "step",
+            MoveShape::Jump => "jump",
+            MoveShape::Group => "group",
+            MoveShape::Drop => "drop",
+            MoveShape::Pass => "pass",
+        }
+    }
 }
 
 /// Any error from building or playing a game.
@@ -177,13 +205,13 @@ impl AnyGame {
                             return MoveInfo::pass(notation);
                         }
                         let path = if m.is_jump() {
-                            notation.trim_end_matches('+').split(':').skip(1).map(str::to_string).collect()
+                            pos.jump_path(m.from, m.to).unwrap_or_default().into_iter().map(square_name).collect()
                         } else {
                             Vec::new()
                         };
                         MoveInfo {
                             notation,
-                            kind: if m.is_jump() { "jump" } else { "step" },
+                            kind: if m.is_jump() { MoveShape::Jump } else { MoveShape::Step },
                             from: Some(square_name(m.from)),
                             to: Some(square_name(m.to)),
                             call: m.call,
@@ -202,9 +230,9 @@ impl AnyGame {
                         let notation = pos.format_move(m);
                         let (kind, from, count) = match m.kind {
                             MoveKind::Pass => return MoveInfo::pass(notation),
-                            MoveKind::Group => ("group", Some(square_name(m.from)), Some(m.group_size())),
-                            MoveKind::Jump => ("jump", Some(square_name(m.from)), Some(1)),
-                            MoveKind::Drop => ("drop", None, None),
+                            MoveKind::Group => (MoveShape::Group, Some(square_name(m.from)), Some(m.group_size())),
+                            MoveKind::Jump => (MoveShape::Jump, Some(square_name(m.from)), Some(1)),
+                            MoveKind::Drop => (MoveShape::Drop, None, None),
                         };
                         MoveInfo {
                             notation,
@@ -235,13 +263,30 @@ impl AnyGame {
 
 impl MoveInfo {
     fn pass(notation: String) -> MoveInfo {
-        MoveInfo { notation, kind: "pass", from: None, to: None, call: false, path: Vec::new(), count: None }
+        MoveInfo { notation, kind: MoveShape::Pass, from: None, to: None, call: false, path: Vec::new(), count: None }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_salta_jump_lists_its_landing_squares() {
+        // The example of docs/rules.md: Black's sun on g5 jumps to e3,
+        // and on over d4 to c5.
+        let mut g = AnyGame::new(GameKind::Salta, "seed", None).unwrap();
+        for text in ["e3-d4", "h8-g7", "g3-f4", "g7-h6", "i3-j4", "h6-g5", "j4-i5"] {
+            g.play(text).unwrap();
+        }
+        let moves = g.legal_moves();
+        let jump = moves.iter().find(|m| m.notation == "g5:e3:c5").expect("the double jump");
+        assert_eq!((jump.kind, jump.from.as_deref(), jump.to.as_deref()), (MoveShape::Jump, Some("g5"), Some("c5")));
+        assert_eq!(jump.path, ["e3", "c5"]);
+        let step = moves.iter().find(|m| m.kind == MoveShape::Step).unwrap();
+        assert!(step.path.is_empty());
+        assert_eq!(MoveShape::Group.name(), "group");
+    }
 
     #[test]
     fn plays_both_games_through_text() {
@@ -253,7 +298,7 @@ mod tests {
         assert_eq!(g.undo().as_deref(), Some("c3-d4"));
         let mut f = AnyGame::new(GameKind::Focus, "sackson", None).unwrap();
         assert_eq!(f.legal_moves().len(), 68);
-        let m = f.legal_moves().into_iter().find(|m| m.kind == "group" && m.count == Some(1)).unwrap();
+        let m = f.legal_moves().into_iter().find(|m| m.kind == MoveShape::Group && m.count == Some(1)).unwrap();
         f.play(&m.notation).unwrap();
         let rec = f.record(&[("White", "A")], None).to_string();
         let back = AnyGame::from_record(&rec).unwrap();

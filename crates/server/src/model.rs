@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use monte_rules::any::AnyGame;
+use monte_rules::any::{AnyGame, MoveShape};
 use monte_rules::{GameKind, Side, Status};
 use monte_store::{GameRow, GameStatus, Player, SeatRow, side_name};
 use rand::Rng;
@@ -72,13 +72,13 @@ impl Loaded {
         let mut legal = LegalMoves::default();
         if s.status == GameStatus::Active {
             for m in self.game.legal_moves() {
-                if m.kind == "pass" {
+                if m.kind == MoveShape::Pass {
                     legal.pass = Some(m.notation);
                     continue;
                 }
                 let view = MoveView {
                     notation: m.notation,
-                    kind: m.kind,
+                    kind: m.kind.name(),
                     to: m.to.unwrap_or_default(),
                     call: m.call,
                     path: m.path,
