@@ -637,17 +637,24 @@ where
     /// The score of a position met again on the game's or the search's
     /// path. Both sides chose to come back to it, and if they go on so,
     /// the game ends as the rules end such a game: by repetition, or,
-    /// where repetition is no draw, at the move limit, scored as things
-    /// stand now. Without that, a rule set with compulsory jumps let both
+    /// where repetition is no draw, at the move limit, as things stand
+    /// now. Without that, a rule set with compulsory jumps let both
     /// sides jump back and forth in a cycle for a thousand plies (a
     /// forced jump answered by a forced jump back), the side ahead on
     /// the board scoring itself ahead all the while; the move limit then
-    /// drew the game.
+    /// drew the game. A limit scored by distance (`meyer1908`) gives the
+    /// count as it stands on the evaluation's scale, not a win: the
+    /// cycle is an assumption, and a won score that depends on the path
+    /// would mislead the rest of the search through the hash table.
     fn cycle_score(&self, pos: &P, side: Side, ply: usize) -> i32 {
         if self.repetition {
-            self.draw_score(side, ply)
-        } else {
-            self.outcome_score(pos.limit_outcome().winner, side, ply)
+            return self.draw_score(side, ply);
+        }
+        let outcome = pos.limit_outcome();
+        match (outcome.winner, pos.goal_distance(side), pos.goal_distance(!side)) {
+            (None, _, _) => self.draw_score(side, ply),
+            (Some(_), Some(mine), Some(theirs)) => theirs - mine,
+            (winner, _, _) => self.outcome_score(winner, side, ply),
         }
     }
 
