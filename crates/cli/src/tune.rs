@@ -166,16 +166,12 @@ pub fn run<P: EngineGame>(rules: P::Rules, s: &TuneSettings) -> Result<()>
 where
     P::Rules: RepetitionRule,
 {
-    let mut source = format!(
-        "{} self-play games at depth {}, {} random opening plies, seed {}",
-        s.games, s.depth, s.random_plies, s.seed
-    );
-    let samples = match &s.data_in {
+    // The positions, and where they came from (the data file's first line).
+    let (samples, source) = match &s.data_in {
         _ if !s.records.is_empty() => {
             let (samples, summary) = from_records::<P>(&s.records, s)?;
             println!("records: {summary}");
-            source = format!("records: {summary}; the first {} plies of each left out", s.random_plies);
-            samples
+            (samples, format!("records: {summary}; the first {} plies of each left out", s.random_plies))
         }
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
@@ -189,9 +185,15 @@ where
                 let white_result: f64 = r.trim().parse().with_context(|| format!("{path}:{}: result", i + 1))?;
                 v.push(Sample { white_result, fen: fen.trim().to_string() });
             }
-            v
+            (v, format!("the positions of {path}"))
         }
-        None => self_play::<P>(rules, s),
+        None => (
+            self_play::<P>(rules, s),
+            format!(
+                "{} self-play games at depth {}, {} random opening plies, seed {}",
+                s.games, s.depth, s.random_plies, s.seed
+            ),
+        ),
     };
     if let Some(path) = &s.data_out {
         let mut f = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
