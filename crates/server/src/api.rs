@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
@@ -11,75 +11,176 @@ use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use monte_store::{ListFilter, StoreHealth, parse_side, side_name};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 use tower_http::limit::RequestBodyLimitLayer;
+use utoipa::openapi::OpenApi as Document;
+use utoipa::openapi::request_body::RequestBody;
+use utoipa::openapi::schema::{SchemaType, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response as Answer, ResponseBuilder, Schema};
+use utoipa::{IntoParams, IntoResponses, OpenApi, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::App;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{
+    ApiError, ApiResult, ErrorBody, IllegalMove, Malformed, NoSeat, NoSuchGame, NoToken, NotNow, Unavailable,
+};
 use crate::games::{Action, NewGame, SeatSpec};
-use crate::hub::{Push, state_message};
-use crate::model::{GameView, hash_token, now_ms};
+use crate::hub::{Push, WsServerMessage, state_message};
+use crate::model::{GameSummary, GameView, hash_token, now_ms, one_of};
 use monte_rules::Side;
 
-/// The OpenAPI document (written by hand, checked against the routes by a test).
-pub const OPENAPI: &str = include_str!("openapi.json");
+/// What the OpenAPI document says beyond the handlers: what the API is,
+/// the answers shared by many routes, and the WebSocket's messages (sent
+/// over the socket, so in no HTTP answer).
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Monte game server",
+        description = "Salta and Focus online: games, seats with secret tokens, AI seats, clocks, WebSocket push. \
+            Every error is `{\"error\": \"...\"}` (the schema Error) with a 4xx/5xx status; a change is committed \
+            to the database before it is answered or pushed. Limits: 20 HTTP requests/s per client address in \
+            bursts of 100 (429, with Retry-After), 64 open connections per client address (429) and 10,000 in \
+            all (503), request headers in 10 s and bodies in 10 s more (408), 64 KiB request bodies (413), \
+            16 KiB WebSocket commands, 20 WebSocket commands/s per connection. See docs/api.md for the flows, \
+            guarantees, clocks and deployment (SQLite, PostgreSQL, several instances)."
+    ),
+    components(
+        schemas(WsServerMessage, WsCommand, GameList),
+        responses(Malformed, NoToken, NoSeat, NoSuchGame, NotNow, IllegalMove, Unavailable)
+    )
+)]
+struct ApiDoc;
 
-/// Every route: (method, path as in the OpenAPI document).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("get", "/"),
-    ("get", "/api/health"),
-    ("get", "/api/live"),
-    ("get", "/api/ready"),
-    ("get", "/metrics"),
-    ("get", "/api/openapi.json"),
-    ("post", "/api/games"),
-    ("get", "/api/games/open"),
-    ("get", "/api/games/live"),
-    ("post", "/api/games/mine"),
-    ("get", "/api/games/{id}"),
-    ("post", "/api/games/{id}/moves"),
-    ("post", "/api/games/{id}/resign"),
-    ("post", "/api/games/{id}/draw"),
-    ("post", "/api/games/{id}/takeback"),
-    ("post", "/api/games/{id}/join"),
-    ("get", "/api/games/{id}/record"),
-    ("get", "/api/games/{id}/ws"),
-    ("get", "/api/invites/{code}"),
-    ("post", "/api/invites/{code}"),
-];
+/// The API's routes, each declared once: the router serves them and the
+/// OpenAPI document describes them, from each handler's `#[utoipa::path]`.
+fn api_routes() -> OpenApiRouter<Arc<App>> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(crate::web::page_shell))
+        .routes(routes!(health))
+        .routes(routes!(live))
+        .routes(routes!(ready))
+        .routes(routes!(metrics))
+        .routes(routes!(openapi_document))
+        .routes(routes!(create_game))
+        .routes(routes!(list_open))
+        .routes(routes!(list_live))
+        .routes(routes!(list_mine))
+        .routes(routes!(get_game))
+        .routes(routes!(play_move))
+        .routes(routes!(resign))
+        .routes(routes!(draw))
+        .routes(routes!(take_back))
+        .routes(routes!(join_public))
+        .routes(routes!(record))
+        .routes(routes!(websocket))
+        .routes(routes!(show_invite, join))
+}
+
+/// The OpenAPI document of the API (served at `/api/openapi.json`; a copy
+/// is checked in at `docs/openapi.json`).
+pub fn openapi() -> Document {
+    let mut document = api_routes().into_openapi();
+    let components = document.components.get_or_insert_with(Default::default);
+    components.add_security_scheme(
+        "seatToken",
+        SecurityScheme::Http(
+            HttpBuilder::new()
+                .scheme(HttpAuthScheme::Bearer)
+                .description(Some("the secret token of a seat, given once when the seat is taken"))
+                .build(),
+        ),
+    );
+    describe_layers(&mut document);
+    document
+}
+
+/// [`openapi`] as JSON text, made once.
+pub fn openapi_json() -> &'static str {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| {
+        openapi().to_pretty_json().unwrap_or_else(|e| format!("{{\"error\": \"the document cannot be written: {e}\"}}"))
+    })
+}
+
+/// Adds to every operation what the layers around the handlers do
+/// ([`router`]): any request may be refused by the rate limit, and any
+/// POST by [`same_origin_json`], the body limit and [`JsonBody`], which
+/// also reads a body left out as `{}`.
+fn describe_layers(document: &mut Document) {
+    let shared = document.components.as_ref().map(|c| c.responses.clone()).unwrap_or_default();
+    let description = |answer: &RefOr<Answer>| match answer {
+        RefOr::T(own) => own.description.clone(),
+        RefOr::Ref(to) => {
+            let name = to.ref_location.rsplit('/').next().unwrap_or_default();
+            match shared.get(name) {
+                Some(RefOr::T(answer)) => answer.description.clone(),
+                _ => String::new(),
+            }
+        }
+    };
+    for item in document.paths.paths.values_mut() {
+        for (method, operation) in [("get", &mut item.get), ("post", &mut item.post)] {
+            let Some(operation) = operation else { continue };
+            let answers = &mut operation.responses.responses;
+            answers.entry("429".into()).or_insert_with(|| error_answer("rate limit"));
+            if method != "post" {
+                continue;
+            }
+            if let Some(RefOr::T(body)) = &mut operation.request_body {
+                may_be_left_out(body);
+            }
+            answers.entry("400".into()).or_insert_with(|| RefOr::Ref(Ref::from_response_name("Malformed")));
+            let cross_site = "cross-site request: the Origin header names another site";
+            let forbidden = match answers.get("403") {
+                Some(own) => format!("{}; {cross_site}", description(own)),
+                None => cross_site.to_string(),
+            };
+            answers.insert("403".into(), error_answer(&forbidden));
+            answers.entry("413".into()).or_insert_with(|| error_answer("request body too large"));
+            answers.entry("415".into()).or_insert_with(|| {
+                error_answer("the body is not declared JSON (Content-Type: application/json is required)")
+            });
+        }
+    }
+}
+
+/// An optional request body (`Option<T>` in `#[utoipa::path]`) is one
+/// that may be left out, not a JSON `null`: its schema is `T`'s alone.
+fn may_be_left_out(body: &mut RequestBody) {
+    let is_null = |schema: &&RefOr<Schema>| matches!(schema, RefOr::T(Schema::Object(object)) if object.schema_type == SchemaType::new(Type::Null));
+    for content in body.content.values_mut() {
+        let RefOr::T(content) = content else { continue };
+        let Some(RefOr::T(Schema::OneOf(one_of))) = &content.schema else { continue };
+        let mut not_null = one_of.items.iter().filter(|s| !is_null(s));
+        if let (Some(only), None) = (not_null.next(), not_null.next()) {
+            content.schema = Some(only.clone());
+        }
+    }
+}
+
+/// An error answer: `description`, and the body [`ErrorBody`].
+fn error_answer(description: &str) -> RefOr<Answer> {
+    let body = ContentBuilder::new().schema(Some(Ref::from_schema_name("Error"))).build();
+    RefOr::T(ResponseBuilder::new().description(description).content("application/json", body).build())
+}
+
+/// What a request for a route that is not served is answered (404).
+pub const NO_SUCH_ENDPOINT: &str = "no such endpoint (see /api/openapi.json)";
 
 pub fn router(app: Arc<App>) -> Router {
     let limiter = Arc::new(RateLimiter::new(app.config.rate_limit, app.config.rate_burst));
-    Router::new()
-        .route("/", get(crate::web::page_shell))
-        .route("/api/health", get(health))
-        .route("/api/live", get(live))
-        .route("/api/ready", get(health))
-        .route("/metrics", get(metrics))
-        .route("/api/openapi.json", get(openapi))
-        .route("/api/games", post(create_game))
-        .route("/api/games/open", get(list_open))
-        .route("/api/games/live", get(list_live))
-        .route("/api/games/mine", post(list_mine))
-        .route("/api/games/{id}", get(get_game))
-        .route("/api/games/{id}/moves", post(play_move))
-        .route("/api/games/{id}/resign", post(resign))
-        .route("/api/games/{id}/draw", post(draw))
-        .route("/api/games/{id}/takeback", post(take_back))
-        .route("/api/games/{id}/join", post(join_public))
-        .route("/api/games/{id}/record", get(record))
-        .route("/api/games/{id}/ws", get(websocket))
-        .route("/api/invites/{code}", get(show_invite).post(join))
+    Router::from(api_routes())
         .merge(crate::web::router())
-        .fallback(|| async { ApiError::not_found("no such endpoint (see /api/openapi.json)") })
+        .fallback(|| async { ApiError::not_found(NO_SUCH_ENDPOINT) })
         .layer(RequestBodyLimitLayer::new(app.config.body_limit))
         .layer(middleware::from_fn(same_origin_json))
         .layer(middleware::map_response(json_errors))
@@ -163,77 +264,205 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
     (!token.is_empty()).then_some(token)
 }
 
-fn game_json(view: &GameView, you: Option<&str>) -> Value {
-    json!({ "game": view, "you": you })
+/// A game, and the side whose seat the caller's token holds.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameResponse {
+    game: GameView,
+    #[schema(schema_with = one_of::side_or_null)]
+    you: Option<&'static str>,
 }
 
-/// 200 when the database answers and takes writes; 503 when it does not
-/// answer, or a write failed lately (`"status": "degraded"`, docs/api.md).
+/// The counters of this instance, and whether its store takes writes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `degraded` (with 503): a write failed in the last 5 s, or writes are
+    /// refused until a restart.
+    #[schema(schema_with = one_of::health)]
+    status: &'static str,
+    #[schema(schema_with = one_of::database)]
+    database: &'static str,
+    instance: String,
+    games_in_memory: usize,
+    watchers: usize,
+    /// Open connections to this instance, WebSockets included.
+    connections: usize,
+    /// AI moves this instance claimed and searched.
+    ai_searches: u64,
+    /// AI moves this instance committed.
+    ai_moves: u64,
+    /// Games read from the database and replayed.
+    games_replayed: u64,
+    /// When degraded: the latest failed write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error: Option<String>,
+    /// When degraded: how long ago it failed, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error_ms_ago: Option<u64>,
+    /// When degraded: writes are refused until the server is restarted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    writes_refused: Option<bool>,
+}
+
+/// What a 503 from `/api/health` carries: an error when the database does
+/// not answer, the health when the store is degraded.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum Unhealthy {
+    Unreachable(ErrorBody),
+    Degraded(Health),
+}
+
+/// Health: the database answers and takes writes
+#[utoipa::path(get, path = "/api/health", responses(
+    (status = 200, description = "healthy", body = Health),
+    (status = 503, body = Unhealthy, description = "the database does not answer (an error), or the store is \
+        degraded (the health object, `status` `degraded`)"),
+))]
 async fn health(State(app): State<Arc<App>>) -> ApiResult<Response> {
     let store = &app.games.store;
     store.ping().await?;
-    let mut body = json!({
-        "status": "ok",
-        "database": store.kind().name(),
-        "instance": store.instance(),
-        "games_in_memory": app.games.cached(),
-        "watchers": app.games.hub.watchers(),
-        "connections": app.connections.open(),
-        "ai_searches": app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
-        "ai_moves": app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
-        "games_replayed": app.games.replays(),
-    });
+    let mut health = Health {
+        status: "ok",
+        database: store.kind().name(),
+        instance: store.instance().to_string(),
+        games_in_memory: app.games.cached(),
+        watchers: app.games.hub.watchers(),
+        connections: app.connections.open(),
+        ai_searches: app.stats.ai_searches.load(std::sync::atomic::Ordering::Relaxed),
+        ai_moves: app.stats.ai_moves.load(std::sync::atomic::Ordering::Relaxed),
+        games_replayed: app.games.replays(),
+        store_error: None,
+        store_error_ms_ago: None,
+        writes_refused: None,
+    };
     match store.health() {
-        StoreHealth::Ok => Ok(Json(body).into_response()),
+        StoreHealth::Ok => Ok(Json(health).into_response()),
         StoreHealth::Degraded { error, for_ms, lasting } => {
-            body["status"] = json!("degraded");
-            body["store_error"] = json!(error);
-            body["store_error_ms_ago"] = json!(for_ms);
-            body["writes_refused"] = json!(lasting);
-            Ok((StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response())
+            health.status = "degraded";
+            health.store_error = Some(error);
+            health.store_error_ms_ago = Some(for_ms);
+            health.writes_refused = Some(lasting);
+            Ok((StatusCode::SERVICE_UNAVAILABLE, Json(health)).into_response())
         }
     }
 }
 
-/// Liveness: the process answers (no database query).
-async fn live() -> Json<Value> {
-    Json(json!({ "status": "alive" }))
+/// Readiness: the same checks and answers as /api/health
+#[utoipa::path(get, path = "/api/ready", responses(
+    (status = 200, description = "healthy", body = Health),
+    (status = 503, body = Unhealthy, description = "the database does not answer (an error), or the store is \
+        degraded (the health object, `status` `degraded`)"),
+))]
+async fn ready(app: State<Arc<App>>) -> ApiResult<Response> {
+    health(app).await
 }
 
-/// The metrics in the Prometheus text format.
+#[derive(Debug, Serialize, ToSchema)]
+struct Alive {
+    #[schema(schema_with = one_of::alive)]
+    status: &'static str,
+}
+
+/// Liveness: the process answers (no database query)
+#[utoipa::path(get, path = "/api/live", responses((status = 200, description = "alive", body = Alive)))]
+async fn live() -> Json<Alive> {
+    Json(Alive { status: "alive" })
+}
+
+/// Metrics of this instance in the Prometheus text format (docs/api.md#metrics)
+#[utoipa::path(get, path = "/metrics", responses(
+    (status = 200, description = "the metrics", body = String, content_type = "text/plain"),
+))]
 async fn metrics(State(app): State<Arc<App>>) -> Response {
     let text = app.games.metrics.render(app.games.cached(), app.games.hub.watchers(), app.connections.open());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
 }
 
-async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+/// This document
+#[utoipa::path(get, path = "/api/openapi.json", responses(
+    (status = 200, description = "OpenAPI 3.1 document", content_type = "application/json"),
+))]
+async fn openapi_document() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], openapi_json()).into_response()
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct CreateGame {
+    #[schema(schema_with = one_of::game_kind)]
     game: String,
+    /// Rule set: preset[,key=value...] (docs/rules.md).
+    #[schema(default = "seed")]
     rules: Option<String>,
+    /// Start position (default: the rule set's).
     fen: Option<String>,
+    /// `me` | `open` | `ai:LEVEL`.
+    #[schema(default = "me")]
     white: Option<String>,
+    /// `me` | `open` | `ai:LEVEL`.
+    #[schema(default = "open")]
     black: Option<String>,
+    /// The creator's name.
+    #[schema(max_length = 40)]
     name: Option<String>,
     clock: Option<ClockSpec>,
-    /// Open to anyone (listed, joined by id); by default an open seat is
-    /// for whoever holds the invite.
+    /// Open to anyone: listed in /api/games/open and joined by id (POST
+    /// /api/games/{id}/join); otherwise an open seat is for whoever holds
+    /// the invite code. Needs an open seat.
     #[serde(default)]
     public: bool,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ClockSpec {
+    #[schema(minimum = 0, maximum = 1440)]
     minutes: f64,
+    /// Seconds added after each move.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 600)]
     increment: f64,
 }
 
+/// A created game, and the tokens of the seats its creator took.
+#[derive(Debug, Serialize, ToSchema)]
+struct CreatedGame {
+    game: GameView,
+    tokens: Tokens,
+    invite: Option<Invite>,
+}
+
+/// The secret token of each seat the creator took.
+#[derive(Debug, Default, Serialize, ToSchema)]
+struct Tokens {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    white: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    black: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct Invite {
+    code: String,
+    #[schema(example = "/api/invites/k3mz8q2ab7xw")]
+    url: String,
+}
+
+/// Create a game
+///
+/// Each seat is `me` (the creator takes it and gets its token), `open`
+/// (someone joins with the invite) or `ai:LEVEL` (1-8). Defaults: white
+/// `me`, black `open`. Tokens are given only in this answer.
+#[utoipa::path(post, path = "/api/games",
+    request_body(content = CreateGame, example = json!({
+        "game": "salta", "rules": "seed", "white": "me", "black": "open", "name": "Ann",
+        "clock": { "minutes": 5, "increment": 3 }
+    })),
+    responses(
+        (status = 201, description = "created", body = CreatedGame),
+        (status = 503, response = Unavailable),
+    ),
+)]
 async fn create_game(
     State(app): State<Arc<App>>,
     peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
@@ -257,16 +486,23 @@ async fn create_game(
     } else {
         app.games.create(new).await?
     };
-    let tokens: serde_json::Map<String, Value> =
-        created.tokens.iter().map(|(side, t)| (side_name(*side).to_string(), Value::from(t.clone()))).collect();
-    let invite = created.invite.map(|code| json!({ "code": code, "url": format!("/api/invites/{code}") }));
-    let body = json!({ "game": created.view, "tokens": tokens, "invite": invite });
+    let mut tokens = Tokens::default();
+    for (side, token) in created.tokens {
+        match side {
+            Side::White => tokens.white = Some(token),
+            Side::Black => tokens.black = Some(token),
+        }
+    }
+    let invite = created.invite.map(|code| Invite { url: format!("/api/invites/{code}"), code });
+    let body = CreatedGame { game: created.view, tokens, invite };
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    #[param(minimum = 1, maximum = 200, default = 50)]
     limit: Option<i64>,
 }
 
@@ -278,47 +514,103 @@ fn limit(q: &ListQuery) -> ApiResult<i64> {
     }
 }
 
-async fn list_open(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Json<Value>> {
-    Ok(Json(json!({ "games": app.games.list(&ListFilter::Open, limit(&q)?).await? })))
+/// Games, newest change first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    games: Vec<GameSummary>,
 }
 
-async fn list_live(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Json<Value>> {
-    Ok(Json(json!({ "games": app.games.list(&ListFilter::Live, limit(&q)?).await? })))
+/// What a request for a list of games is answered.
+#[derive(Debug, IntoResponses)]
+pub enum ListAnswers {
+    /// games
+    #[response(status = 200)]
+    Games(GameList),
+    #[response(status = 400)]
+    Malformed(#[ref_response] Malformed),
+    #[response(status = 503)]
+    Unavailable(#[ref_response] Unavailable),
 }
 
-#[derive(Debug, Deserialize)]
+async fn list(app: &App, filter: &ListFilter, limit: i64) -> ApiResult<Json<GameList>> {
+    Ok(Json(GameList { games: app.games.list(filter, limit).await? }))
+}
+
+/// Games waiting for an opponent (never with their invite codes)
+#[utoipa::path(get, path = "/api/games/open", params(ListQuery), responses(ListAnswers))]
+async fn list_open(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Json<GameList>> {
+    list(&app, &ListFilter::Open, limit(&q)?).await
+}
+
+/// Games being played, to watch
+#[utoipa::path(get, path = "/api/games/live", params(ListQuery), responses(ListAnswers))]
+async fn list_live(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Json<GameList>> {
+    list(&app, &ListFilter::Live, limit(&q)?).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Mine {
+    #[schema(max_items = 100)]
     tokens: Vec<String>,
+    #[schema(minimum = 1, maximum = 200)]
     limit: Option<i64>,
 }
 
-async fn list_mine(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Mine>) -> ApiResult<Json<Value>> {
+/// My games: the games where these tokens hold a seat (tokens in the body, not the URL)
+#[utoipa::path(post, path = "/api/games/mine", request_body = Mine, responses(ListAnswers))]
+async fn list_mine(State(app): State<Arc<App>>, JsonBody(body): JsonBody<Mine>) -> ApiResult<Json<GameList>> {
     if body.tokens.len() > 100 || body.tokens.iter().any(|t| t.len() > 128) {
         return Err(ApiError::bad_request("tokens: at most 100, of at most 128 characters"));
     }
     let hashes = body.tokens.iter().map(|t| crate::model::hash_token(t)).collect();
     let n = limit(&ListQuery { limit: body.limit })?;
-    Ok(Json(json!({ "games": app.games.list(&ListFilter::Seats(hashes), n).await? })))
+    list(&app, &ListFilter::Seats(hashes), n).await
 }
 
-async fn get_game(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+/// The game a route names.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+struct GameId {
+    /// Game id.
+    id: String,
+}
+
+/// What reading a game (or the game behind an invite) can fail with.
+#[derive(Debug, IntoResponses)]
+pub enum ReadErrors {
+    #[response(status = 404)]
+    NoSuchGame(#[ref_response] NoSuchGame),
+    #[response(status = 503)]
+    Unavailable(#[ref_response] Unavailable),
+}
+
+/// The game's state (anyone may read; with a seat token `you` names the seat)
+#[utoipa::path(get, path = "/api/games/{id}", params(GameId), security((), ("seatToken" = [])), responses(
+    (status = 200, description = "the game, and the caller's side", body = GameResponse),
+    ReadErrors,
+))]
+async fn get_game(
+    State(app): State<Arc<App>>,
+    Path(GameId { id }): Path<GameId>,
+    headers: HeaderMap,
+) -> ApiResult<Json<GameResponse>> {
     let token = bearer(&headers);
-    let (view, you) = app
+    let (game, you) = app
         .games
         .fresh(&id, |loaded| {
             let you = token.and_then(|t| loaded.side_of(t)).map(side_name);
-            let mut view = loaded.view(now_ms());
+            let mut game = loaded.view(now_ms());
             if you.is_some() {
-                view.now.invite = loaded.open_invite();
+                game.now.invite = loaded.open_invite();
             }
-            (view, you)
+            (game, you)
         })
         .await?;
-    Ok(Json(game_json(&view, you)))
+    Ok(Json(GameResponse { game, you }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
     #[serde(rename = "move")]
@@ -326,36 +618,71 @@ struct MoveBody {
     ply: Option<i64>,
 }
 
-async fn act(app: &App, id: &str, headers: &HeaderMap, action: Action) -> ApiResult<Json<Value>> {
-    let (view, side) = app.games.perform(id, bearer(headers), action).await?;
-    Ok(Json(game_json(&view, Some(side_name(side)))))
+/// What the actions of a seat's holder (a move, a resignation, a draw's
+/// offer or answer, a take-back) are answered.
+#[derive(Debug, IntoResponses)]
+pub enum SeatActionAnswers {
+    /// the game after the change, and the caller's side
+    #[response(status = 200)]
+    Done(Box<GameResponse>),
+    #[response(status = 401)]
+    NoToken(#[ref_response] NoToken),
+    #[response(status = 403)]
+    NoSeat(#[ref_response] NoSeat),
+    #[response(status = 404)]
+    NoSuchGame(#[ref_response] NoSuchGame),
+    #[response(status = 409)]
+    NotNow(#[ref_response] NotNow),
+    #[response(status = 503)]
+    Unavailable(#[ref_response] Unavailable),
 }
 
+async fn act(app: &App, id: &str, headers: &HeaderMap, action: Action) -> ApiResult<Json<GameResponse>> {
+    let (game, side) = app.games.perform(id, bearer(headers), action).await?;
+    Ok(Json(GameResponse { game, you: Some(side_name(side)) }))
+}
+
+/// Play a move
+///
+/// `move` in the game's notation (as listed in `legal_moves`). `ply`, if
+/// given, must equal the game's `ply`: a move for a turn that has passed is
+/// refused (409). Committed to the database before the answer and the push.
+#[utoipa::path(post, path = "/api/games/{id}/moves", params(GameId), security(("seatToken" = [])),
+    request_body(content = MoveBody, example = json!({ "move": "c3-d4", "ply": 0 })),
+    responses(SeatActionAnswers, (status = 422, response = IllegalMove)),
+)]
 async fn play_move(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    Path(GameId { id }): Path<GameId>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<MoveBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameResponse>> {
     act(&app, &id, &headers, Action::Move { text: body.text, ply: body.ply }).await
 }
 
-#[derive(Debug, Deserialize)]
+/// No fields: an empty body, or `{}`.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Empty {}
 
+/// Resign
+#[utoipa::path(post, path = "/api/games/{id}/resign", params(GameId), security(("seatToken" = [])),
+    request_body = Option<Empty>,
+    responses(SeatActionAnswers),
+)]
 async fn resign(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    Path(GameId { id }): Path<GameId>,
     headers: HeaderMap,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameResponse>> {
     act(&app, &id, &headers, Action::Resign).await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct DrawBody {
+    #[schema(schema_with = one_of::draw_action)]
     action: String,
 }
 
@@ -368,39 +695,81 @@ fn draw_action(name: &str) -> ApiResult<Action> {
     }
 }
 
+/// Offer, accept or decline a draw
+///
+/// An offer stands until the opponent answers or a move is made; offering
+/// when the opponent has offered accepts. The AI accepts no draws.
+#[utoipa::path(post, path = "/api/games/{id}/draw", params(GameId), security(("seatToken" = [])),
+    request_body(content = DrawBody, example = json!({ "action": "offer" })),
+    responses(SeatActionAnswers),
+)]
 async fn draw(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    Path(GameId { id }): Path<GameId>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<DrawBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameResponse>> {
     act(&app, &id, &headers, draw_action(&body.action)?).await
 }
 
+/// Take back your last move against the AI (with the AI's reply if it came)
+#[utoipa::path(post, path = "/api/games/{id}/takeback", params(GameId), security(("seatToken" = [])),
+    request_body = Option<Empty>,
+    responses(SeatActionAnswers),
+)]
 async fn take_back(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    Path(GameId { id }): Path<GameId>,
     headers: HeaderMap,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameResponse>> {
     act(&app, &id, &headers, Action::TakeBack).await
 }
 
-async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+/// The game record (tags and moves, docs/notation.md)
+#[utoipa::path(get, path = "/api/games/{id}/record", params(GameId), responses(
+    (status = 200, description = "record", body = String, content_type = "text/plain"),
+    ReadErrors,
+))]
+async fn record(State(app): State<Arc<App>>, Path(GameId { id }): Path<GameId>) -> ApiResult<Response> {
     let text = app.games.record(&id).await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-async fn show_invite(State(app): State<Arc<App>>, Path(code): Path<String>) -> ApiResult<Json<Value>> {
+/// The invite a route names.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+struct InviteCode {
+    /// Invite code.
+    code: String,
+}
+
+/// The game behind an invite, and its open seats.
+#[derive(Debug, Serialize, ToSchema)]
+struct InviteView {
+    game: GameView,
+    /// `white`, `black`, or both.
+    open: Vec<&'static str>,
+}
+
+/// The game behind an invite and its open seats
+#[utoipa::path(get, path = "/api/invites/{code}", params(InviteCode), responses(
+    (status = 200, description = "invite", body = InviteView),
+    ReadErrors,
+))]
+async fn show_invite(
+    State(app): State<Arc<App>>,
+    Path(InviteCode { code }): Path<InviteCode>,
+) -> ApiResult<Json<InviteView>> {
     let id = find_invite(&app, &code).await?;
     let loaded = app.games.get(&id).await?;
-    let view = loaded.view(now_ms());
-    let seats = &view.now.seats;
-    let open: Vec<&str> = [("white", seats.white.open), ("black", seats.black.open)]
+    let game = loaded.view(now_ms());
+    let seats = &game.now.seats;
+    let open = [("white", seats.white.open), ("black", seats.black.open)]
         .into_iter()
         .filter_map(|(s, o)| o.then_some(s))
         .collect();
-    Ok(Json(json!({ "game": view, "open": open })))
+    Ok(Json(InviteView { game, open }))
 }
 
 async fn find_invite(app: &App, code: &str) -> ApiResult<String> {
@@ -410,10 +779,14 @@ async fn find_invite(app: &App, code: &str) -> ApiResult<String> {
     app.games.store.find_invite(code).await?.ok_or_else(|| ApiError::not_found(format!("no invite `{code}`")))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({ "name": "Bob" }))]
 struct JoinBody {
+    #[schema(max_length = 40)]
     name: Option<String>,
+    /// The seat to take (by default the first open one).
+    #[schema(schema_with = one_of::side)]
     side: Option<String>,
 }
 
@@ -428,38 +801,92 @@ impl JoinBody {
     }
 }
 
-fn joined((view, side, token): (GameView, Side, String)) -> Json<Value> {
-    Json(json!({ "game": view, "you": side_name(side), "token": token }))
+/// A seat taken: the game, the seat, and its secret token (given only here).
+#[derive(Debug, Serialize, ToSchema)]
+struct Joined {
+    game: GameView,
+    #[schema(schema_with = one_of::side)]
+    you: &'static str,
+    token: String,
 }
 
+fn joined((game, side, token): (GameView, Side, String)) -> Json<Joined> {
+    Json(Joined { game, you: side_name(side), token })
+}
+
+/// Join: take an open seat (the first one, or `side`); the token is given only here
+#[utoipa::path(post, path = "/api/invites/{code}", params(InviteCode),
+    request_body = Option<JoinBody>,
+    responses(
+        (status = 200, description = "joined", body = Joined),
+        (status = 404, description = "no such invite", body = ErrorBody),
+        (status = 409, description = "the invite has been used, or the seat asked for is taken", body = ErrorBody),
+        (status = 503, response = Unavailable),
+    ),
+)]
 async fn join(
     State(app): State<Arc<App>>,
-    Path(code): Path<String>,
+    Path(InviteCode { code }): Path<InviteCode>,
     JsonBody(body): JsonBody<JoinBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Joined>> {
     let side = body.side()?;
     Ok(joined(app.games.join(&code, side, body.name).await?))
 }
 
-/// Takes an open seat of a game open to anyone.
+/// Take an open seat of a game open to anyone
+#[utoipa::path(post, path = "/api/games/{id}/join", params(GameId),
+    request_body = Option<JoinBody>,
+    responses(
+        (status = 200, description = "joined", body = Joined),
+        (status = 403, description = "the game is not open to anyone (join it through its invite)", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "no seat is open, or the seat asked for is taken", body = ErrorBody),
+        (status = 503, response = Unavailable),
+    ),
+)]
 async fn join_public(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    Path(GameId { id }): Path<GameId>,
     JsonBody(body): JsonBody<JoinBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Joined>> {
     let side = body.side()?;
     Ok(joined(app.games.join_public(&id, side, body.name).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct WsQuery {
+    /// Seat token (absent for spectators).
     token: Option<String>,
 }
 
+/// WebSocket: the game's state now, and what changes
+///
+/// Upgrade to a WebSocket. The server sends
+/// `{"type":"hello","you":"white"|"black"|null}`, then
+/// `{"type":"state","game":Game}` now, then after every change
+/// `{"type":"update","game":GameNow,"history":{"keep":N,"add":[...]}}` (the
+/// game but its moves, and the move list cut to `keep` moves with `add`
+/// appended; it applies to the game of version `game.version - 1`, which the
+/// socket sent last) or, when an update would not follow what the socket
+/// sent (a change made on another instance), the complete `state`. A seat
+/// holder (token in the query: browsers cannot set headers on WebSockets)
+/// may send `{"type":"move","move":"c3-d4","ply":0}`, `{"type":"resign"}`,
+/// `{"type":"draw","action":"offer"}`, `{"type":"takeback"}`,
+/// `{"type":"ping"}`, each with an optional `id`; success shows as the next
+/// update, failure as `{"type":"error","status":409,"error":"...","id":...}`.
+/// Messages: see the schemas WsServerMessage and WsCommand. A client more
+/// than 2 changes behind skips to the latest state, sent complete.
+#[utoipa::path(get, path = "/api/games/{id}/ws", params(GameId, WsQuery), responses(
+    (status = 101, description = "switching to the WebSocket protocol"),
+    (status = 400, response = Malformed),
+    (status = 403, response = NoSeat),
+    ReadErrors,
+))]
 async fn websocket(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    Path(GameId { id }): Path<GameId>,
     Query(q): Query<WsQuery>,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
@@ -474,16 +901,23 @@ async fn websocket(
     Ok(ws.on_upgrade(move |socket| session(socket, app, id, hash)))
 }
 
-#[derive(Debug, Deserialize)]
+/// What a seat holder sends on /api/games/{id}/ws (JSON text, at most 16
+/// KiB). Success shows as the next `update` (or `state`) message.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct WsCommand {
+#[schema(example = json!({ "type": "move", "move": "c3-d4", "ply": 0, "id": 17 }))]
+pub struct WsCommand {
     #[serde(rename = "type")]
+    #[schema(schema_with = one_of::ws_command)]
     kind: String,
+    /// `move`: the move's notation.
     #[serde(rename = "move")]
     text: Option<String>,
+    /// `move`: must equal the game's ply if given.
     ply: Option<i64>,
+    /// `draw`: `offer`, `accept` or `decline`.
     action: Option<String>,
-    /// Echoed in the error, to match it to the command.
+    /// Any JSON value, echoed in the error, to match it to the command.
     id: Option<Value>,
 }
 
@@ -521,8 +955,8 @@ async fn serve_socket(
         .await;
     let Ok((you, mut sent, greeting)) = greeting else { return };
     let within = app.config.limits.ws_timeout;
-    let hello = json!({ "type": "hello", "you": you }).to_string();
-    if !deliver(&mut sink, Message::Text(hello.into()), within).await
+    let hello = WsServerMessage::Hello { you }.text();
+    if !deliver(&mut sink, Message::Text(hello), within).await
         || !deliver(&mut sink, Message::Text(greeting), within).await
     {
         return;
@@ -577,8 +1011,9 @@ async fn serve_socket(
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
-                        let e = json!({ "type": "error", "error": "send commands as JSON text" }).to_string();
-                        if !deliver(&mut sink, Message::Text(e.into()), within).await { break; }
+                        let e = ApiError::bad_request("send commands as JSON text");
+                        let e = WsServerMessage::Error { status: e.status.as_u16(), error: e.message, id: None };
+                        if !deliver(&mut sink, Message::Text(e.text()), within).await { break; }
                         continue;
                     }
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
@@ -591,8 +1026,8 @@ async fn serve_socket(
                     Err((ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many commands: slow down"), None))
                 };
                 if let Err((e, cid)) = reply {
-                    let e = json!({ "type": "error", "status": e.status.as_u16(), "error": e.message, "id": cid });
-                    if !deliver(&mut sink, Message::Text(e.to_string().into()), within).await {
+                    let e = WsServerMessage::Error { status: e.status.as_u16(), error: e.message, id: cid };
+                    if !deliver(&mut sink, Message::Text(e.text()), within).await {
                         break;
                     }
                 }

@@ -5,6 +5,8 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use monte_store::StoreError;
+use serde::Serialize;
+use utoipa::{ToResponse, ToSchema};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -58,10 +60,39 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// The body of every error answer, whatever its status.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Error, example = json!({ "error": "it is not your turn" }))]
+pub struct ErrorBody {
+    /// What is wrong.
+    pub error: String,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+        (self.status, Json(ErrorBody { error: self.message })).into_response()
     }
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Declares the error answers that many routes share: each is described
+/// once in the OpenAPI document (`#/components/responses/NAME`), and the
+/// routes' `#[utoipa::path]` refer to it.
+macro_rules! shared_error_answers {
+    ($($name:ident: $description:literal;)*) => {$(
+        #[derive(Debug, ToResponse)]
+        #[response(description = $description)]
+        pub struct $name(pub ErrorBody);
+    )*};
+}
+
+shared_error_answers! {
+    Malformed: "malformed request (bad JSON, unknown field, bad value)";
+    NoToken: "no seat token";
+    NoSeat: "the token holds no seat of this game";
+    NoSuchGame: "no such game or invite";
+    NotNow: "not possible now (not your turn, game over, stale ply, lost a race)";
+    IllegalMove: "illegal move";
+    Unavailable: "database unavailable";
+}

@@ -14,9 +14,11 @@ use std::sync::Mutex;
 
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
+use serde_json::Value;
 use tokio::sync::broadcast;
+use utoipa::ToSchema;
 
-use crate::model::{GameNow, GameView};
+use crate::model::{GameNow, GameView, one_of};
 
 /// Messages kept for a slow client before it is sent the latest state
 /// instead (a complete state, so skipping loses nothing). Kept small: the
@@ -96,39 +98,63 @@ impl Hub {
     }
 }
 
-/// `{"type":"state","game":{...}}`, serialized straight from the view
-/// (no intermediate JSON tree).
-pub fn state_message(view: &GameView) -> Utf8Bytes {
-    #[derive(Serialize)]
-    struct StateMessage<'a> {
-        #[serde(rename = "type")]
-        kind: &'static str,
+/// What the server sends on `/api/games/{id}/ws`: `hello` once, then
+/// `state` now, then after every change an `update` to apply to the game
+/// the socket sent last (or a complete `state`), and `error` when a
+/// command of this socket failed.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+#[schema(example = json!({ "type": "error", "status": 409, "error": "it is not your turn", "id": 17 }))]
+pub enum WsServerMessage<'a> {
+    Hello {
+        /// The seat of the socket's token; null for spectators.
+        #[schema(schema_with = one_of::side_or_null)]
+        you: Option<&'static str>,
+    },
+    State {
         game: &'a GameView,
-    }
-    encode(&StateMessage { kind: "state", game: view })
-}
-
-/// `{"type":"update","game":{...without history},"history":{"keep":N,"add":[...]}}`.
-pub fn update_message(now: &GameNow, keep: i64, add: &[String]) -> Utf8Bytes {
-    #[derive(Serialize)]
-    struct HistoryChange<'a> {
-        keep: i64,
-        add: &'a [String],
-    }
-    #[derive(Serialize)]
-    struct UpdateMessage<'a> {
-        #[serde(rename = "type")]
-        kind: &'static str,
+    },
+    /// A change: applies to the game of version `game.version - 1`, which
+    /// is what this socket sent last.
+    Update {
         game: &'a GameNow,
         history: HistoryChange<'a>,
-    }
-    encode(&UpdateMessage { kind: "update", game: now, history: HistoryChange { keep, add } })
+    },
+    Error {
+        /// The HTTP status the same request would get.
+        status: u16,
+        error: String,
+        /// The failed command's `id`, if it had one.
+        id: Option<Value>,
+    },
 }
 
-fn encode(message: &impl Serialize) -> Utf8Bytes {
-    let text = serde_json::to_string(message)
-        .unwrap_or_else(|e| format!("{{\"type\":\"error\",\"error\":\"cannot encode the state: {e}\"}}"));
-    Utf8Bytes::from(text)
+/// How the move list changed: keep its first `keep` moves, then append
+/// `add`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryChange<'a> {
+    #[schema(minimum = 0)]
+    pub keep: i64,
+    pub add: &'a [String],
+}
+
+impl WsServerMessage<'_> {
+    /// The message as JSON text, serialized straight from the views (no
+    /// intermediate JSON tree).
+    pub fn text(&self) -> Utf8Bytes {
+        let text = serde_json::to_string(self)
+            .unwrap_or_else(|e| format!("{{\"type\":\"error\",\"error\":\"cannot encode the message: {e}\"}}"));
+        Utf8Bytes::from(text)
+    }
+}
+
+pub fn state_message(view: &GameView) -> Utf8Bytes {
+    WsServerMessage::State { game: view }.text()
+}
+
+/// The game now, and its move list cut to `keep` moves with `add` appended.
+pub fn update_message(now: &GameNow, keep: i64, add: &[String]) -> Utf8Bytes {
+    WsServerMessage::Update { game: now, history: HistoryChange { keep, add } }.text()
 }
 
 #[cfg(test)]

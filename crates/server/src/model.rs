@@ -9,6 +9,7 @@ use monte_store::{GameRow, GameStatus, Player, SeatRow, side_name};
 use rand::Rng;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 
@@ -155,7 +156,8 @@ impl Loaded {
 
 /// The game as every client sees it (players and spectators alike: there
 /// is no hidden information): the game now and the moves played.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Game)]
 pub struct GameView {
     #[serde(flatten)]
     pub now: GameNow,
@@ -163,21 +165,25 @@ pub struct GameView {
     pub history: Vec<String>,
 }
 
-/// Everything of a [`GameView`] but the moves played.
-#[derive(Clone, Debug, Serialize)]
+/// A game without its moves (`history`): what an `update` pushed on the
+/// WebSocket carries.
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct GameNow {
     pub id: String,
     /// Bumped by every change.
     pub version: i64,
+    #[schema(schema_with = one_of::game_kind)]
     pub game: String,
     pub rules: String,
     /// `waiting` (a seat is open), `active` or `over`.
+    #[schema(schema_with = one_of::game_status)]
     pub status: &'static str,
     pub start_fen: String,
+    /// The current position string.
     pub fen: String,
     /// Moves played so far.
     pub ply: i64,
-    /// `white` or `black`.
+    #[schema(schema_with = one_of::side)]
     pub side_to_move: &'static str,
     pub seats: Seats,
     /// The invite code while a seat is open: only in the answer to a seat
@@ -188,26 +194,31 @@ pub struct GameNow {
     pub legal_moves: LegalMoves,
     pub clock: Option<ClockView>,
     /// The side that offers a draw.
+    #[schema(schema_with = one_of::side_or_null)]
     pub draw_offer: Option<&'static str>,
     pub result: Option<ResultView>,
     /// An AI seat is to move.
     pub ai_thinking: bool,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Milliseconds since the epoch when this view was made.
     pub server_time: i64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Seats {
     pub white: SeatView,
     pub black: SeatView,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Seat)]
 pub struct SeatView {
-    /// `human` or `ai`.
+    #[schema(schema_with = one_of::player)]
     pub player: &'static str,
+    /// An AI seat's level.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 8)]
     pub level: Option<u8>,
     pub name: Option<String>,
     /// A human seat nobody has taken yet.
@@ -226,7 +237,7 @@ impl SeatView {
 }
 
 /// Legal moves grouped the way a board needs them.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
 pub struct LegalMoves {
     /// From-square -> the moves starting there.
     pub from: BTreeMap<String, Vec<MoveView>>,
@@ -236,24 +247,26 @@ pub struct LegalMoves {
     pub pass: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Move)]
 pub struct MoveView {
     /// What to send to play it.
     pub notation: String,
-    /// `step`, `jump`, `group` or `drop`.
+    #[schema(schema_with = one_of::move_kind)]
     pub kind: &'static str,
     pub to: String,
     /// Salta: the move makes a call.
     pub call: bool,
     /// Salta jumps: every landing square.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(required = false)]
     pub path: Vec<String>,
     /// Focus: how many pieces move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<u32>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ClockView {
     pub initial_ms: i64,
     pub increment_ms: i64,
@@ -261,38 +274,122 @@ pub struct ClockView {
     pub white_ms: i64,
     pub black_ms: i64,
     /// The side whose clock runs.
+    #[schema(schema_with = one_of::side_or_null)]
     pub running: Option<&'static str>,
-    /// When the running clock reaches zero.
+    /// When the running clock reaches zero, in milliseconds since the epoch.
     pub deadline_at: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ResultView {
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    #[schema(schema_with = one_of::result)]
     pub result: String,
+    #[schema(schema_with = one_of::side_or_null)]
     pub winner: Option<&'static str>,
-    /// `goal`, `no pieces`, `move limit`, `threefold repetition`,
-    /// `resignation`, `time`, `agreement`, `length cap` (the server's cap
-    /// on a game's length) or `stopped` (a game between two AIs, by its
-    /// creator).
+    /// `length cap` is the server's cap on a game's length; `stopped`, a
+    /// game between two AIs stopped by its creator.
+    #[schema(schema_with = one_of::reason)]
     pub reason: String,
+    /// Salta: the loser's remaining distance.
     pub margin: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct GameSummary {
     pub id: String,
+    #[schema(schema_with = one_of::game_kind)]
     pub game: String,
     pub rules: String,
+    #[schema(schema_with = one_of::game_status)]
     pub status: &'static str,
     pub ply: i64,
+    #[schema(schema_with = one_of::side)]
     pub side_to_move: &'static str,
     pub seats: Seats,
+    /// Open to anyone: its open seat is taken by id, not only by invite.
     pub public: bool,
     /// `[initial_ms, increment_ms]`.
+    #[schema(value_type = Option<Vec<i64>>, min_items = 2, max_items = 2)]
     pub clock: Option<[i64; 2]>,
     pub result: Option<String>,
     pub updated_at: i64,
+}
+
+/// The schemas of the text fields that take one of a few values.
+pub mod one_of {
+    use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
+
+    fn strings(values: &[&str]) -> Object {
+        ObjectBuilder::new().schema_type(Type::String).enum_values(Some(values.iter().copied())).build()
+    }
+
+    pub fn side() -> Object {
+        strings(&["white", "black"])
+    }
+
+    /// A side, or `null`.
+    pub fn side_or_null() -> Object {
+        let values = [serde_json::json!("white"), serde_json::json!("black"), serde_json::Value::Null];
+        ObjectBuilder::new()
+            .schema_type([Type::String, Type::Null].into_iter().collect::<utoipa::openapi::schema::SchemaType>())
+            .enum_values(Some(values))
+            .build()
+    }
+
+    pub fn draw_action() -> Object {
+        strings(&["offer", "accept", "decline"])
+    }
+
+    pub fn ws_command() -> Object {
+        strings(&["move", "resign", "draw", "takeback", "ping"])
+    }
+
+    pub fn health() -> Object {
+        strings(&["ok", "degraded"])
+    }
+
+    pub fn database() -> Object {
+        strings(&["sqlite", "postgres"])
+    }
+
+    pub fn alive() -> Object {
+        strings(&["alive"])
+    }
+
+    pub fn game_kind() -> Object {
+        strings(&["salta", "focus"])
+    }
+
+    pub fn game_status() -> Object {
+        strings(&["waiting", "active", "over"])
+    }
+
+    pub fn player() -> Object {
+        strings(&["human", "ai"])
+    }
+
+    pub fn move_kind() -> Object {
+        strings(&["step", "jump", "group", "drop"])
+    }
+
+    pub fn result() -> Object {
+        strings(&["1-0", "0-1", "1/2-1/2"])
+    }
+
+    pub fn reason() -> Object {
+        use monte_rules::EndReason;
+        strings(&[
+            EndReason::Goal.name(),
+            EndReason::NoPieces.name(),
+            EndReason::MoveLimit.name(),
+            EndReason::Repetition.name(),
+            "resignation",
+            "time",
+            "agreement",
+            crate::policy::LENGTH_CAP,
+            crate::policy::STOPPED,
+        ])
+    }
 }
 
 /// Seat tokens are stored only as their SHA-256.

@@ -141,7 +141,8 @@ pub fn router() -> Router<Arc<App>> {
         .route("/web/salta/targets", get(salta_targets))
 }
 
-/// The page for `/`: the web board's start page.
+/// The web board (its start page; docs/web.md)
+#[utoipa::path(get, path = "/", responses((status = 200, description = "HTML page", content_type = "text/html")))]
 pub async fn page_shell() -> Response {
     (
         [
