@@ -389,6 +389,74 @@ pub fn greedy_plan(pieces: &[RacePiece], walls: u64, jumpable: u64, budget: u64)
     None
 }
 
+/// A way home for `pieces` one piece at a time, each by its shortest way
+/// (steps and jump chains over `jumpable` walls) with every other piece
+/// standing where it is: the deepest targets first (for `side`), so that
+/// no piece home shuts another out. The greedy planner gets lost where
+/// many pieces must pass through the same few squares; this plan never
+/// does, though it can miss a way that needs pieces to make room for each
+/// other. The pieces that find no way are left out: the plan of the rest
+/// is returned, and whether it brings every piece home; `None` when no
+/// piece finds a way.
+pub fn sequential_plan(
+    pieces: &[RacePiece],
+    walls: u64,
+    jumpable: u64,
+    side: Side,
+) -> Option<(Vec<(Square, Square)>, bool)> {
+    let depth = |target: Square| match side {
+        Side::White => coords(target).1,
+        Side::Black => 9 - coords(target).1,
+    };
+    let mut occupied = pieces.iter().fold(walls, |o, p| o | 1 << p.square);
+    let mut left: Vec<RacePiece> = pieces.iter().copied().filter(|p| p.square != p.target).collect();
+    let mut plan = Vec::new();
+    loop {
+        let best = left
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| shortest_way(p.square, p.target, occupied, jumpable & walls).map(|way| (i, way)))
+            .max_by_key(|(i, way)| (depth(left[*i].target), Reverse(way.len())));
+        let Some((i, way)) = best else { break };
+        let p = left.swap_remove(i);
+        occupied = occupied & !(1 << p.square) | 1 << p.target;
+        plan.extend(way);
+    }
+    (!plan.is_empty()).then_some((plan, left.is_empty()))
+}
+
+/// The fewest moves from `from` to `to` (steps to free squares, chains of
+/// jumps over `jumpable` pieces) with the squares in `occupied` taken.
+fn shortest_way(from: Square, to: Square, occupied: u64, jumpable: u64) -> Option<Vec<(Square, Square)>> {
+    let mut came_from = [u8::MAX; 64];
+    came_from[from as usize] = from;
+    let mut frontier = vec![from];
+    while !frontier.is_empty() && came_from[to as usize] == u8::MAX {
+        let mut next = Vec::new();
+        for &at in &frontier {
+            let reach = neighbours(1 << at) & BOARD & !occupied | jump_landings(at, jumpable, occupied | 1 << from);
+            for sq in Squares(reach) {
+                if came_from[sq as usize] == u8::MAX {
+                    came_from[sq as usize] = at;
+                    next.push(sq);
+                }
+            }
+        }
+        frontier = next;
+    }
+    if came_from[to as usize] == u8::MAX {
+        return None;
+    }
+    let mut way = Vec::new();
+    let mut at = to;
+    while at != from {
+        way.push((came_from[at as usize], at));
+        at = came_from[at as usize];
+    }
+    way.reverse();
+    Some(way)
+}
+
 /// The first step of a plan that brings the side to move's army home
 /// with every other piece standing still: the opponent's pieces, and its
 /// own pieces that wait for their target to be left ([`waiting_walls`]),
@@ -445,7 +513,15 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
             None
         }
     } else {
-        greedy_plan(&moving, walls, opp, GREEDY_BUDGET)
+        let greedy = greedy_plan(&moving, walls, opp, GREEDY_BUDGET);
+        let sequential = sequential_plan(&moving, walls, opp, me);
+        // The shorter of the two complete plans; a partial one only when
+        // the greedy planner found none.
+        match (greedy, sequential) {
+            (Some(g), Some((s, true))) if s.len() < g.len() => Some(s),
+            (Some(g), _) => Some(g),
+            (None, s) => s.map(|(s, _)| s),
+        }
     };
     let Some(mv) = path.as_ref().and_then(|path| path.first()).and_then(|&first| step(first)) else {
         // Nothing to plan round these walls: drive a wall off a target.
@@ -488,15 +564,37 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
 fn waiting_walls(pieces: &[RacePiece], opp: u64) -> u64 {
     let mut walls = opp;
     loop {
+        // Only the opponent's pieces can be jumped over.
         let more = pieces
             .iter()
-            .filter(|p| p.square != p.target && walls & (1 << p.target) != 0)
+            .filter(|p| {
+                p.square != p.target
+                    && walls & (1 << p.square) == 0
+                    && (walls & (1 << p.target) != 0 || region(p.square, walls, opp) & (1 << p.target) == 0)
+            })
             .fold(walls, |w, p| w | 1 << p.square);
         if more == walls {
             return walls;
         }
         walls = more;
     }
+}
+
+/// The squares a piece on `from` could reach by steps round `walls` and
+/// jumps over the `jumpable` ones, were the rest of its army out of the
+/// way.
+fn region(from: Square, walls: u64, jumpable: u64) -> u64 {
+    use monte_rules::salta::geometry::{Dir, shift};
+    let open = BOARD & !walls;
+    let (mut seen, mut frontier) = (1u64 << from, 1u64 << from);
+    while frontier != 0 {
+        let next = Dir::ALL
+            .iter()
+            .fold(neighbours(frontier) & open, |n, &d| n | shift(shift(frontier, d) & jumpable, d) & open);
+        frontier = next & !seen;
+        seen |= next;
+    }
+    seen
 }
 
 /// A move that drives an enemy piece off one of the side to move's
@@ -944,6 +1042,85 @@ mod tests {
         let step = planned_move(&pos).expect("a plan for the piece on b6");
         assert_eq!(step.from, sq("b6"));
         assert!(!step.call && pos.is_legal(step));
+    }
+
+    fn seed_position(fen: &str) -> SaltaPosition {
+        SaltaPosition::from_fen(monte_rules::salta::SaltaRules::seed(), fen).unwrap()
+    }
+
+    /// Replays `plan` from `pieces` (steps to free neighbouring squares or
+    /// jump chains over `jumpable`, never onto a wall) and returns where the
+    /// pieces end.
+    fn replay(pieces: &[RacePiece], walls: u64, jumpable: u64, plan: &[(Square, Square)]) -> Vec<Square> {
+        let mut at: Vec<Square> = pieces.iter().map(|p| p.square).collect();
+        for &(from, to) in plan {
+            let occupied = at.iter().fold(walls, |o, &s| o | 1 << s);
+            let reach = neighbours(1 << from) & BOARD & !occupied | jump_landings(from, jumpable, occupied);
+            assert_ne!(reach & 1 << to, 0, "{from}-{to} in {plan:?}");
+            let i = at.iter().position(|&s| s == from).expect("a step starts on a piece");
+            at[i] = to;
+        }
+        at
+    }
+
+    #[test]
+    fn a_target_walled_off_by_enemy_pieces_leaves_only_its_own_piece_waiting() {
+        // From a game of level 8 against level 1: White's star 1 (on d4)
+        // cannot reach j10, whose only neighbour i9 and the square h8
+        // behind it are Black's. Counted on, it left the army with no way
+        // home and the engine with no plan; as a wall, the rest plan.
+        let pos = seed_position(
+            "s5,.,.,.,./.,.,.,O2,s1/S4,.,O3,m1,./m5,M3,M4,S5,o1/O4,m4,M2,s3,./.,m2,M1,.,o3/O1,S1,S2,O5,./m3,.,.,s4,o4/.,o2,.,M5,./.,S3,.,s2,o5 w - 130",
+        );
+        let pieces = army(&pos, Side::White);
+        let star = pieces.iter().find(|p| p.target == sq("j10")).unwrap();
+        assert_eq!(star.square, sq("d4"));
+        let walls = waiting_walls(&pieces, pos.pieces(Side::Black));
+        assert_ne!(walls & 1 << sq("d4"), 0);
+        let step = planned_move(&pos).expect("a plan for the others");
+        assert!(step.from != sq("d4") && pos.is_legal(step));
+    }
+
+    #[test]
+    fn the_sequential_plan_moves_what_can_move_where_the_greedy_one_gets_lost() {
+        // From a game of level 8 against level 1: White's pieces at the
+        // back shut each other in behind Black's, and the ones in front
+        // must pass through the same few squares near Black's camp. The
+        // greedy planner finds no way within its budget (it needs 100,000
+        // positions, and then takes 77 moves); one piece at a time, the
+        // sun on e9 goes home first, out of the way of the moon bound for
+        // e9.
+        let pos = seed_position(
+            "s5,m1,S3,.,s1/.,s4,O3,.,./m5,O4,.,O2,./.,m4,o5,.,S5/.,M4,.,o1,./.,m3,O5,s2,./O1,M3,.,s3,./.,.,m2,o4,M5/M1,o2,S4,.,./S1,S2,M2,o3,. w - 100",
+        );
+        let opp = pos.pieces(Side::Black);
+        let pieces = army(&pos, Side::White);
+        let walls = waiting_walls(&pieces, opp);
+        let moving: Vec<RacePiece> = pieces.iter().copied().filter(|p| walls & 1 << p.square == 0).collect();
+        assert_eq!(greedy_plan(&moving, walls, opp, GREEDY_BUDGET), None);
+        let (plan, complete) = sequential_plan(&moving, walls, opp, Side::White).unwrap();
+        assert!(!complete);
+        assert_eq!(plan, vec![(sq("e9"), sq("f8"))]);
+        replay(&moving, walls, opp, &plan);
+        assert_eq!(planned_move(&pos).map(|mv| (mv.from, mv.to)), Some(plan[0]));
+    }
+
+    #[test]
+    fn sequential_plans_of_corner_races_are_ways_home() {
+        let mut rng = monte_rules::playout::Rng::new(17);
+        let mut complete = 0;
+        for case in 0..40 {
+            let pieces = corner_race(&mut rng, 2 + case % 4);
+            // Every piece home already, or each one shut in by the others.
+            let Some((plan, all)) = sequential_plan(&pieces, 0, 0, Side::White) else { continue };
+            let end = replay(&pieces, 0, 0, &plan);
+            if all {
+                complete += 1;
+                assert_eq!(end, pieces.iter().map(|p| p.target).collect::<Vec<_>>());
+                assert!(plan.len() as u32 >= brute_force(&pieces));
+            }
+        }
+        assert!(complete > 20, "{complete}");
     }
 
     #[test]
