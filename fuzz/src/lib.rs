@@ -10,31 +10,7 @@ use monte_rules::focus::{FocusMove, FocusPosition, MoveKind};
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
 use monte_rules::salta::{SaltaMove, SaltaPosition};
-use monte_rules::{EndReason, Position, RuleSet, Status};
-
-/// A small deterministic generator (SplitMix64), so that a fuzz input always
-/// means the same game.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+use monte_rules::{EndReason, Position, Rng, RuleSet, Status};
 
 /// What the targets need beyond [`Position`].
 pub trait FuzzGame: Position {
@@ -202,8 +178,8 @@ pub fn preset_from_byte<R: RuleSet>(b: u8) -> R {
     R::preset(name).unwrap_or_else(|e| panic!("preset `{name}` is listed but does not load: {e}"))
 }
 
-/// Play `plies` random legal moves from `pos` (chosen by a generator seeded
-/// with `seed`), stopping early when the game is over. Checks that each
+/// Play `plies` random legal moves from `pos` (chosen by [`Rng`] seeded
+/// with `seed`, so that a fuzz input always means the same game), stopping early when the game is over. Checks that each
 /// generated move plays and keeps the hash in step.
 pub fn random_walk<P: Position>(mut pos: P, seed: u64, plies: usize) -> P {
     let mut rng = Rng::new(seed);

@@ -4,10 +4,11 @@ use std::time::Instant;
 
 use anyhow::Result;
 use monte_engine::bench;
+use monte_rules::Rng;
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::perft::perft;
-use monte_rules::playout::{Playout, Rng, random_playout};
+use monte_rules::playout::{Playout, random_playout};
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{Outcome, Position};
 

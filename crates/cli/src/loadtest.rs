@@ -21,9 +21,9 @@ use anyhow::{Context, Result, anyhow, ensure};
 use clap::Args;
 use futures_util::stream::{SelectAll, SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use monte_rules::Rng;
 use monte_store::testing::TestDatabase;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng as _;
 use serde::Deserialize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -280,7 +280,7 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
             shared.clone(),
             args.rate / args.clients as f64,
             windows,
-            StdRng::seed_from_u64(args.seed.wrapping_mul(1000).wrapping_add(i as u64)),
+            Rng::new(args.seed.wrapping_mul(1000).wrapping_add(i as u64)),
             stagger,
         );
         clients.push(tokio::spawn(client.run(games, phase_rx.clone())));
@@ -558,7 +558,7 @@ struct LegalMove<'a> {
 }
 
 impl Legal<'_> {
-    fn random(self, rng: &mut StdRng) -> Option<String> {
+    fn random(self, rng: &mut Rng) -> Option<String> {
         let mut all: Vec<Cow<'_, str>> =
             self.from.into_values().flatten().chain(self.drops).map(|m| m.notation).chain(self.pass).collect();
         if all.is_empty() {
@@ -608,7 +608,7 @@ type Ready = (usize, u64, usize, i64, Option<String>);
 struct Client {
     shared: Arc<Shared>,
     rate: f64,
-    rng: StdRng,
+    rng: Rng,
     slots: Vec<Slot>,
     streams: SelectAll<std::pin::Pin<Box<dyn futures_util::Stream<Item = Tagged> + Send>>>,
     ready: VecDeque<Ready>,
@@ -625,7 +625,7 @@ struct ClientReport {
 }
 
 impl Client {
-    fn new(shared: Arc<Shared>, rate: f64, windows: usize, rng: StdRng, stagger: u32) -> Client {
+    fn new(shared: Arc<Shared>, rate: f64, windows: usize, rng: Rng, stagger: u32) -> Client {
         Client {
             stagger,
             shared,

@@ -24,7 +24,7 @@ use monte_rules::salta::{SaltaMove, SaltaPosition};
 use monte_rules::{Game, GameKind, MoveList, Side, Status};
 
 use crate::PositionArgs;
-use monte_rules::playout::Rng;
+use monte_rules::Rng;
 
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {

@@ -13,7 +13,7 @@ use monte_rules::game::{Game, RepetitionRule};
 use monte_rules::record::Record;
 use monte_rules::{EndReason, Side, Status};
 
-use monte_rules::playout::Rng;
+use monte_rules::Rng;
 
 /// What `monte tune` does.
 #[derive(Clone, Debug)]

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use monte_engine::opponents::runner_move;
 use monte_engine::race::{DEFAULT_BUDGET, army, solve};
 use monte_engine::{Limits, SearchOptions, Searcher};
-use monte_rules::playout::Rng;
+use monte_rules::Rng;
 use monte_rules::salta::geometry::{Square, square_at};
 use monte_rules::salta::{Kind, Piece, SaltaPosition, SaltaRules};
 use monte_rules::{Position, Side, Status};

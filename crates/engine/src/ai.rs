@@ -215,7 +215,7 @@ mod tests {
         let searcher = Searcher::new(SearchOptions { hash_mb: 1, ..Default::default() });
         let level = crate::level(1).unwrap();
         let stop = AtomicBool::new(false);
-        let mut rng = monte_rules::playout::Rng::new(5);
+        let mut rng = monte_rules::Rng::new(5);
         let mut game = Game::new(SaltaPosition::start(SaltaRules::seed()));
         let mut tried = 0;
         for _ in 0..60 {

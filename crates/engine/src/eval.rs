@@ -710,7 +710,7 @@ mod tests {
         // a move limit scored by distance.
         let rules = monte_rules::salta::SaltaRules::seed();
         let mut pos = SaltaPosition::start(rules);
-        let mut rng = monte_rules::playout::Rng::new(5);
+        let mut rng = monte_rules::Rng::new(5);
         for _ in 0..400 {
             let me = pos.side_to_move();
             let full = salta_feature_vector(&pos);

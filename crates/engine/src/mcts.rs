@@ -23,10 +23,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use monte_rules::Rng;
 use monte_rules::focus::FocusPosition;
 use monte_rules::focus::geometry::Squares;
 use monte_rules::game::RepetitionRule;
-use monte_rules::playout::Rng;
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{MoveList, Outcome, Position, Side, Status};
 

@@ -10,7 +10,7 @@
 //!   leaves the most of its pieces on the opponent's targets, then the one
 //!   that keeps the pieces off them closest to those squares, never calls.
 
-use monte_rules::playout::Rng;
+use monte_rules::Rng;
 use monte_rules::salta::geometry::DISTANCE;
 use monte_rules::salta::{SaltaMove, SaltaPosition};
 use monte_rules::{MoveList, Position};

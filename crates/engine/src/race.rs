@@ -811,7 +811,7 @@ mod tests {
 
     /// An army of `n` pieces placed at random in the corner of files f-j
     /// and ranks 7-10, crowded round targets placed at random there.
-    fn corner_race(rng: &mut monte_rules::playout::Rng, n: usize) -> Vec<RacePiece> {
+    fn corner_race(rng: &mut monte_rules::Rng, n: usize) -> Vec<RacePiece> {
         let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 5 && coords(s).1 >= 6).collect();
         let mut squares = corner.clone();
         let targets: Vec<Square> = (0..n).map(|_| squares.swap_remove(rng.below(squares.len()))).collect();
@@ -824,7 +824,7 @@ mod tests {
     fn solver_agrees_with_brute_force_on_small_crowded_races() {
         // Random armies of 2 to 4 pieces crowded round their targets in one
         // corner, where they get in each other's way.
-        let mut rng = monte_rules::playout::Rng::new(11);
+        let mut rng = monte_rules::Rng::new(11);
         let mut extra = 0;
         for case in 0..300 {
             let pieces = corner_race(&mut rng, 2 + case % 3);
@@ -846,7 +846,7 @@ mod tests {
         // Random 1-3 piece races in a corner with 1-3 walls: the solver
         // agrees with brute force, and proves nothing where no way exists.
         let corner: Vec<Square> = Squares(BOARD).filter(|&s| coords(s).0 >= 4 && coords(s).1 >= 5).collect();
-        let mut rng = monte_rules::playout::Rng::new(12);
+        let mut rng = monte_rules::Rng::new(12);
         let (mut detours, mut impossible) = (0, 0);
         for case in 0..200 {
             let n = 1 + case % 3;
@@ -936,7 +936,7 @@ mod tests {
         // Crowded corner races: every greedy plan is a sequence of steps
         // to free neighbouring squares that ends with every piece home, no
         // shorter than the exact answer.
-        let mut rng = monte_rules::playout::Rng::new(13);
+        let mut rng = monte_rules::Rng::new(13);
         let mut longer = 0;
         for case in 0..40 {
             let pieces = corner_race(&mut rng, 2 + case % 3);
@@ -1107,7 +1107,7 @@ mod tests {
 
     #[test]
     fn sequential_plans_of_corner_races_are_ways_home() {
-        let mut rng = monte_rules::playout::Rng::new(17);
+        let mut rng = monte_rules::Rng::new(17);
         let mut complete = 0;
         for case in 0..40 {
             let pieces = corner_race(&mut rng, 2 + case % 4);

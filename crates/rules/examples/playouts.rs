@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use monte_rules::Rng;
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
-use monte_rules::playout::{Rng, random_playout};
+use monte_rules::playout::random_playout;
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{Position, RuleSet};
 

@@ -4,8 +4,8 @@
 
 use crate::error::{MoveError, PositionError, RulesError};
 use crate::focus::{FocusMove, FocusPosition, MoveKind};
-use crate::game::{Game, GameKind};
-use crate::position::{Position, Status};
+use crate::game::Game;
+use crate::position::{GameKind, Position, Status};
 use crate::record::{Record, RecordError};
 use crate::salta::SaltaPosition;
 use crate::side::Side;

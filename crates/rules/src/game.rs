@@ -1,45 +1,8 @@
 //! A game in progress: a position with its history, for repetition, undo
 //! and records.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::error::MoveError;
 use crate::position::{EndReason, Outcome, Position, Status};
-
-/// Which of the two games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    Salta,
-    Focus,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Salta, GameKind::Focus];
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameKind::Salta => "salta",
-            GameKind::Focus => "focus",
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GameKind {
-    type Err = crate::RulesError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "salta" => Ok(GameKind::Salta),
-            "focus" => Ok(GameKind::Focus),
-            _ => Err(crate::RulesError::new(format!("unknown game `{s}` (known: salta, focus)"))),
-        }
-    }
-}
 
 /// How a rule set treats threefold repetition.
 pub trait RepetitionRule {

@@ -18,11 +18,13 @@ pub mod perft;
 pub mod playout;
 pub mod position;
 pub mod record;
+mod rng;
 pub mod salta;
 pub mod side;
 mod zobrist;
 
 pub use error::{MoveError, PositionError, RulesError};
-pub use game::{Game, GameKind};
-pub use position::{EndReason, MAX_MOVES, MoveList, Outcome, Position, RuleSet, Status, result_string};
+pub use game::Game;
+pub use position::{EndReason, GameKind, MAX_MOVES, MoveList, Outcome, Position, RuleSet, Status, result_string};
+pub use rng::Rng;
 pub use side::Side;

@@ -1,36 +1,11 @@
-//! Random play: a small, fast, seedable random generator and whole games of
-//! uniformly random legal moves, as used by `monte bench playouts` and by
-//! the UCT baseline's playouts.
+//! Random play: whole games of uniformly random legal moves, as used by
+//! `monte bench playouts` and by the UCT baseline's playouts.
 
 use std::collections::HashMap;
 
 use crate::game::RepetitionRule;
 use crate::position::{EndReason, Outcome, Position, Status};
-
-/// wyrand: a 64-bit generator that passes BigCrush and costs one multiply.
-/// Not for anything secret.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
-        let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xE703_7ED1_A0B4_28DB) as u128);
-        ((t >> 64) as u64) ^ (t as u64)
-    }
-
-    /// Uniform in `0..n` (Lemire's multiply-shift, without the rejection
-    /// step: the bias is below n / 2^64). `n` must be more than 0.
-    #[inline]
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
+use crate::rng::Rng;
 
 /// How a random game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

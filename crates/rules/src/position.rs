@@ -5,8 +5,42 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 use crate::error::{MoveError, PositionError, RulesError};
-use crate::game::GameKind;
+use crate::rng::Rng;
 use crate::side::Side;
+
+/// Which of the two games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    Salta,
+    Focus,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 2] = [GameKind::Salta, GameKind::Focus];
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Salta => "salta",
+            GameKind::Focus => "focus",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "salta" => Ok(GameKind::Salta),
+            "focus" => Ok(GameKind::Focus),
+            _ => Err(RulesError::new(format!("unknown game `{s}` (known: salta, focus)"))),
+        }
+    }
+}
 
 /// Upper bound on the number of legal moves in any valid position of either
 /// game (Salta: every move ends on one of 20 empty squares, so at most
@@ -183,7 +217,7 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
     /// A uniformly random move of those [`Position::generate`] lists, or
     /// `None` when it lists none. Games override it to pick without
     /// listing every move (random playouts spend most of their time here).
-    fn random_move(&self, rng: &mut crate::playout::Rng) -> Option<Self::Move> {
+    fn random_move(&self, rng: &mut Rng) -> Option<Self::Move> {
         let mut list = MoveList::new();
         self.generate(&mut list);
         if list.is_empty() { None } else { Some(list[rng.below(list.len())]) }

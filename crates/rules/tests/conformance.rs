@@ -22,10 +22,9 @@ use std::time::Instant;
 
 use monte_rules::focus::{FocusMove, FocusPosition, FocusRules, MoveKind};
 use monte_rules::salta::{SaltaMove, SaltaPosition, SaltaRules};
-use monte_rules::{EndReason, Game, Outcome, Position, RuleSet, Side, Status};
-use rand::rngs::StdRng;
+use monte_rules::{EndReason, Game, Outcome, Position, Rng, RuleSet, Side, Status};
+use rand::Rng as _;
 use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
 
 use reference::{Sq, focus as rf, parse_square, salta as rs, square_name};
 
@@ -216,7 +215,7 @@ fn check_salta_text(p: &SaltaPosition, r: &rs::Ref, m: SaltaMove, over: bool, ct
 }
 
 /// All checks on one Salta position; returns the generated moves.
-fn check_salta_position(p: &SaltaPosition, r: &rs::Ref, fen: &str, rng: &mut StdRng, c: &mut Counts) -> Vec<SaltaMove> {
+fn check_salta_position(p: &SaltaPosition, r: &rs::Ref, fen: &str, rng: &mut Rng, c: &mut Counts) -> Vec<SaltaMove> {
     let ctx = format!("salta `{fen}`");
     c.add("positions checked", 1);
 
@@ -331,7 +330,7 @@ fn check_salta_position(p: &SaltaPosition, r: &rs::Ref, fen: &str, rng: &mut Std
 }
 
 /// Biased random choice: calls, long jumps, progress, or uniform.
-fn choose_salta(p: &SaltaPosition, r: &rs::Ref, legal: &[SaltaMove], greedy: f64, rng: &mut StdRng) -> SaltaMove {
+fn choose_salta(p: &SaltaPosition, r: &rs::Ref, legal: &[SaltaMove], greedy: f64, rng: &mut Rng) -> SaltaMove {
     let x: f64 = rng.random();
     if x < 0.5 {
         let calls: Vec<SaltaMove> = legal.iter().copied().filter(|m| m.call).collect();
@@ -365,7 +364,7 @@ fn choose_salta(p: &SaltaPosition, r: &rs::Ref, legal: &[SaltaMove], greedy: f64
 
 /// One random game from `start` to its end, checked at every ply.
 fn salta_playout(start: SaltaPosition, seed: u64, greedy: f64, c: &mut Counts) {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = Rng::new(seed);
     let limit = start.rules().move_limit().expect("playouts need a move limit") as usize;
     let start_ply = start.ply() as usize;
     let mut game = Game::new(start);
@@ -454,7 +453,7 @@ fn salta_playout(start: SaltaPosition, seed: u64, greedy: f64, c: &mut Counts) {
 /// few pieces of each side walked a few steps away or put on a random empty
 /// square. The side that moved last is sometimes left complete (the game is
 /// then over at once).
-fn salta_near_goal(move_limit: u32, rng: &mut StdRng) -> String {
+fn salta_near_goal(move_limit: u32, rng: &mut Rng) -> String {
     loop {
         let mut r = rs::Ref::empty(Some(move_limit));
         for pc in rs::Pc::all() {
@@ -561,7 +560,7 @@ fn salta_near_goal_playouts() {
     let rules: SaltaRules = "seed,move-limit=30".parse().unwrap();
     let n = game_count(1500, 150);
     let mut c = Counts::default();
-    let mut rng = StdRng::seed_from_u64(0x0005_A17A_06A1);
+    let mut rng = Rng::new(0x0005_A17A_06A1);
     for g in 0..n {
         // Every tenth game starts with one side walled in (it must pass).
         let fen = match g % 20 {
@@ -590,7 +589,7 @@ fn salta_near_goal_playouts() {
 // Focus
 
 /// All checks on one Focus position; returns the generated moves.
-fn check_focus_position(p: &FocusPosition, r: &rf::Ref, fen: &str, rng: &mut StdRng, c: &mut Counts) -> Vec<FocusMove> {
+fn check_focus_position(p: &FocusPosition, r: &rf::Ref, fen: &str, rng: &mut Rng, c: &mut Counts) -> Vec<FocusMove> {
     let ctx = format!("focus `{fen}`");
     c.add("positions checked", 1);
 
@@ -723,7 +722,7 @@ fn focus_material(p: &FocusPosition, side: Side) -> i32 {
 }
 
 /// Biased random choice: drops, jumps, sweeping groups, greed, or uniform.
-fn choose_focus(p: &FocusPosition, legal: &[FocusMove], greedy: f64, rng: &mut StdRng) -> FocusMove {
+fn choose_focus(p: &FocusPosition, legal: &[FocusMove], greedy: f64, rng: &mut Rng) -> FocusMove {
     let x: f64 = rng.random();
     if x < 0.5 {
         let drops: Vec<FocusMove> = legal.iter().copied().filter(|m| m.kind == MoveKind::Drop).collect();
@@ -752,7 +751,7 @@ fn choose_focus(p: &FocusPosition, legal: &[FocusMove], greedy: f64, rng: &mut S
 }
 
 fn focus_playout(start: FocusPosition, seed: u64, greedy: f64, c: &mut Counts) {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = Rng::new(seed);
     let limit = start.rules().move_limit().expect("playouts need a move limit") as usize;
     let mut game = Game::new(start);
     let mut seen: HashMap<String, usize> = HashMap::new();

@@ -4,8 +4,8 @@
 //! controls fewer of the stacks he controlled (one jumped, swept, or merged
 //! onto), in the order `generate` lists them.
 
+use monte_rules::Rng;
 use monte_rules::focus::{FocusMove, FocusPosition, MoveKind};
-use monte_rules::playout::Rng;
 use monte_rules::{MoveList, Position, RuleSet, Status};
 
 #[test]

@@ -5,8 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use monte_rules::Rng;
 use monte_rules::focus::FocusPosition;
-use monte_rules::playout::Rng;
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{MoveList, Position, RuleSet, Status};
 

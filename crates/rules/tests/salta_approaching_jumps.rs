@@ -4,7 +4,7 @@
 //! jumping piece is closer to its target than before, in the order
 //! `generate` lists them.
 
-use monte_rules::playout::Rng;
+use monte_rules::Rng;
 use monte_rules::salta::geometry::distance;
 use monte_rules::salta::{SaltaMove, SaltaPosition};
 use monte_rules::{MoveList, Position, RuleSet, Status};

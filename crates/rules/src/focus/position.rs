@@ -4,7 +4,7 @@ use super::geometry::{BOARD, Dir, OFF, RAY, REACH, Square, Squares, coords, shif
 use super::rules::{FocusRules, GroupMoves};
 use super::{MAX_HEIGHT, PIECES};
 use crate::error::{MoveError, PositionError};
-use crate::game::GameKind;
+use crate::position::GameKind;
 use crate::position::{EndReason, MoveList, Outcome, Position, Status};
 use crate::side::Side;
 use crate::zobrist;

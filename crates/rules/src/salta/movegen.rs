@@ -120,7 +120,7 @@ fn search_chain_ends(from: Square, firsts: u64, graph: &JumpGraph) -> u64 {
 /// A uniformly random step (a move to an empty neighbour) of a piece of
 /// `own`, or a pass when no piece can step.
 #[inline(always)]
-fn random_step(own: u64, empty: u64, rng: &mut crate::playout::Rng) -> SaltaMove {
+fn random_step(own: u64, empty: u64, rng: &mut crate::Rng) -> SaltaMove {
     // Pieces that can step in each direction: a step is one (piece,
     // direction) pair, so picking uniformly among the pairs is uniform
     // among the steps.
@@ -424,7 +424,7 @@ impl SaltaPosition {
 
     /// A uniformly random move of those [`Self::generate_moves`] lists,
     /// picked from the move sets without listing them.
-    pub(crate) fn random_legal(&self, rng: &mut crate::playout::Rng) -> Option<SaltaMove> {
+    pub(crate) fn random_legal(&self, rng: &mut crate::Rng) -> Option<SaltaMove> {
         if self.game_over_by_goal() {
             return None;
         }

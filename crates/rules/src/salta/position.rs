@@ -3,7 +3,7 @@ use std::fmt;
 use super::geometry::{self, BOARD, SQUARE_SLOTS, Square, Squares, parse_square, reflect, square_at, square_name};
 use super::rules::{Goal, LimitResult, SaltaRules};
 use crate::error::{MoveError, PositionError};
-use crate::game::GameKind;
+use crate::position::GameKind;
 use crate::position::{EndReason, MoveList, Outcome, Position, Status};
 use crate::side::Side;
 use crate::zobrist;
@@ -521,7 +521,7 @@ impl Position for SaltaPosition {
         self.count_legal()
     }
 
-    fn random_move(&self, rng: &mut crate::playout::Rng) -> Option<SaltaMove> {
+    fn random_move(&self, rng: &mut crate::Rng) -> Option<SaltaMove> {
         self.random_legal(rng)
     }
 
