@@ -23,7 +23,6 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
 mod board;
-mod engine;
 mod loadtest;
 mod matches;
 mod play;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use monte_engine::ai::{Noise, choose_in};
+use monte_engine::ai::{self, Noise};
 use monte_engine::mcts::{Leaf, Mcts, MctsOptions, Standing};
 use monte_engine::opponents::{Script, scripted_move};
 use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, MAX_CONTEMPT, SearchOptions, Searcher, level};
@@ -501,8 +501,6 @@ impl Player {
     {
         let stop = AtomicBool::new(false);
         let start = Instant::now();
-        let history: Vec<u64> =
-            (0..game.moves().len()).filter_map(|i| game.position_after(i)).map(|p| p.hash()).collect();
         let (mv, nodes, depth) = match (&self.spec.kind, &self.searcher) {
             (EngineKind::Level(lv), Some(searcher)) if lv.noise > 0 || self.limits.nodes.is_none() => {
                 // As the level plays, with the match's time per move.
@@ -510,17 +508,24 @@ impl Player {
                 if let Some(t) = self.limits.movetime {
                     lv.movetime = t;
                 }
-                let (mv, _, depth, nodes) = choose_in(searcher, game, &lv, None, &mut self.noise, &stop, &mut |_| {})
+                let choice = ai::choose(searcher, game, &lv, None, &mut self.noise, &stop, &mut |_| {})
                     .map_err(|e| anyhow::anyhow!("{}: {e}", self.spec.name))?;
-                (mv, nodes, depth)
+                (choice.mv, choice.nodes, choice.depth)
             }
             (_, Some(searcher)) => {
-                let r = searcher.search(game.position(), &history, &self.limits, &stop, &mut |_| {});
-                (r.best.context("no move from the search")?, r.nodes, r.depth)
+                let choice = ai::search(searcher, game, &self.limits, &stop, &mut |_| {})
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", self.spec.name))?;
+                (choice.mv, choice.nodes, choice.depth)
             }
             (EngineKind::Mcts(options), None) => {
                 let options = MctsOptions { seed: mix(self.seed, game.moves().len() as u64), ..*options };
-                let r = Mcts::new(options).search(game.position(), &history, &self.limits, &stop, &mut |_| {});
+                let r = Mcts::new(options).search(
+                    game.position(),
+                    &game.earlier_hashes(),
+                    &self.limits,
+                    &stop,
+                    &mut |_| {},
+                );
                 (r.best.context("no move from MCTS")?, r.nodes, r.depth)
             }
             (EngineKind::Script(script), None) => {

@@ -1,7 +1,7 @@
 //! `monte play`: a game in the terminal, human or engine on either side.
 //!
 //! Everything about the rules comes from `monte_rules::any::AnyGame`; the
-//! engine's moves from `monte_engine::ai::choose_in`. On a terminal the
+//! engine's moves from `monte_engine::ai::choose_any`. On a terminal the
 //! screen is redrawn after each move; in a pipe the output is plain text
 //! and every prompt ends its line, so a script can drive a game line by
 //! line.
@@ -13,14 +13,13 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
-use monte_engine::ai::Noise;
+use monte_engine::ai::{Choice, Noise, choose_any};
 use monte_engine::{Level, SearchOptions, Searcher};
 use monte_rules::any::{AnyError, AnyGame, MoveShape};
 use monte_rules::record::Record;
 use monte_rules::{GameKind, Outcome, Position, Side, Status};
 
 use crate::board;
-use crate::engine::{Choice, choose};
 
 /// The level `hint` searches at (no noise).
 const HINT_LEVEL: u8 = 6;
@@ -357,10 +356,10 @@ impl Session {
         });
         let stop = AtomicBool::new(false);
         let side = self.game.side_to_move();
-        match choose(searcher, &self.game, &level, None, &mut self.noise, &stop, &mut |_| {}) {
+        match choose_any(searcher, &self.game, &level, None, &mut self.noise, &stop, &mut |_| {}) {
             Ok(c) => say_line(&format!(
                 "Hint: {} (score {} for {side}, depth {}). Expected line: {}",
-                c.notation,
+                c.mv,
                 c.score,
                 c.depth,
                 c.pv.join(" ")
@@ -376,9 +375,9 @@ impl Session {
         }
         let searcher = self.searchers[side.index()].as_ref().expect("an engine seat has a searcher");
         let stop = AtomicBool::new(false);
-        let choice: Choice = choose(searcher, &self.game, level, None, &mut self.noise, &stop, &mut |_| {})
+        let choice: Choice<String> = choose_any(searcher, &self.game, level, None, &mut self.noise, &stop, &mut |_| {})
             .context("the engine found no move")?;
-        let played = self.game.play(&choice.notation).context("the engine's move was refused by the rules")?;
+        let played = self.game.play(&choice.mv).context("the engine's move was refused by the rules")?;
         self.news.push(format!(
             "{side} ({}) played {played}: score {} for {side}, depth {}, {} nodes, {} ms.",
             self.seat(side).label(),

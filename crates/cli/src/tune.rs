@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
 use monte_engine::EngineGame;
-use monte_engine::{Limits, SearchOptions, Searcher};
+use monte_engine::{Limits, SearchOptions, Searcher, ai};
 use monte_rules::game::{Game, RepetitionRule};
 use monte_rules::record::Record;
 use monte_rules::{EndReason, Side, Status};
@@ -58,12 +58,9 @@ where
                 let moves = pos.legal_moves();
                 moves[rng.below(moves.len())]
             } else {
-                let history: Vec<u64> =
-                    (0..game.moves().len()).filter_map(|i| game.position_after(i)).map(|p| p.hash()).collect();
-                let r = searcher.search(&pos, &history, &Limits::depth(s.depth), &stop, &mut |_| {});
-                match r.best {
-                    Some(m) => m,
-                    None => break,
+                match ai::search(&searcher, &game, &Limits::depth(s.depth), &stop, &mut |_| {}) {
+                    Ok(choice) => choice.mv,
+                    Err(_) => break,
                 }
             };
             if game.play(mv).is_err() {

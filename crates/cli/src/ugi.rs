@@ -14,12 +14,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Result;
-use monte_engine::ai::Noise;
+use monte_engine::ai::{Choice, Noise, choose_any, search_any};
 use monte_engine::{Clock, DEFAULT_CONTEMPT, Level, Limits, MAX_CONTEMPT, SearchInfo, SearchOptions, Searcher};
 use monte_rules::any::AnyGame;
 use monte_rules::{GameKind, Side, Status};
-
-use crate::engine::{self, Choice};
 
 const MAX_THREADS: usize = 256;
 const MAX_HASH_MB: usize = 4096;
@@ -378,15 +376,15 @@ impl Engine {
                 let mut on_info = |info: &SearchInfo| send(&info_line(info));
                 let result = match level {
                     Some(level) => {
-                        engine::choose(&searcher, &game, &level, clock, &mut Noise::new(seed), stop, &mut on_info)
+                        choose_any(&searcher, &game, &level, clock, &mut Noise::new(seed), stop, &mut on_info)
                     }
-                    None => engine::search(&searcher, &game, &limits, stop, &mut on_info),
+                    None => search_any(&searcher, &game, &limits, stop, &mut on_info),
                 };
                 match result {
                     Ok(choice) => {
                         send(&final_info_line(&choice));
                         thread_answered.store(true, Ordering::Release);
-                        send(&format!("bestmove {}", choice.notation));
+                        send(&format!("bestmove {}", choice.mv));
                     }
                     Err(e) => {
                         send(&format!("info string error: go: {e}"));
@@ -436,7 +434,7 @@ fn info_line(info: &SearchInfo) -> String {
 }
 
 /// The search's total, sent just before `bestmove`.
-fn final_info_line(choice: &Choice) -> String {
+fn final_info_line(choice: &Choice<String>) -> String {
     let nps = (choice.nodes as f64 / choice.time.as_secs_f64().max(1e-6)) as u64;
     format!(
         "info depth {} score {} nodes {} nps {nps} time {} pv {}",

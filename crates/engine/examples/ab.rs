@@ -42,9 +42,7 @@ where
             } else {
                 let white = pos.side_to_move() == Side::White;
                 let searcher = if white == a_is_white { &sa } else { &sb };
-                let history: Vec<u64> =
-                    (0..game.moves().len()).filter_map(|i| game.position_after(i)).map(|p| p.hash()).collect();
-                match searcher.search(&pos, &history, &Limits::depth(depth), &stop, &mut |_| {}).best {
+                match searcher.search(&pos, &game.earlier_hashes(), &Limits::depth(depth), &stop, &mut |_| {}).best {
                     Some(m) => m,
                     None => break,
                 }

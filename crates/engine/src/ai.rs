@@ -1,7 +1,11 @@
-//! Choosing a move for a game of either kind: what the protocol, the
-//! terminal and the server call.
+//! Choosing a move: the one facade over the searcher that the protocol,
+//! the terminal, the match runner and the server call. [`choose`] plays at
+//! a level (noise included), [`search`] at full strength within limits;
+//! [`choose_any`] and [`search_any`] do the same for a game of either kind,
+//! with moves in notation.
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use monte_rules::any::AnyGame;
 use monte_rules::game::{Game, RepetitionRule};
@@ -11,16 +15,45 @@ use crate::eval::EngineGame;
 use crate::levels::Level;
 use crate::limits::{Clock, Limits};
 use crate::score::Score;
-use crate::search::{SearchInfo, SearchOptions, Searcher};
+use crate::search::{SearchInfo, Searcher};
 
-/// A move chosen by the engine.
+/// A move chosen by the engine, and what the search found on the way.
+/// `M` is the game's move type, or `String` (notation) for [`AnyGame`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AiMove {
-    /// In notation, ready for `AnyGame::play`.
-    pub notation: String,
+pub struct Choice<M> {
+    /// The move to play.
+    pub mv: M,
+    /// From the point of view of the side that moves.
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+    pub time: Duration,
+    /// The expected line, starting with the move (may be just the move).
+    pub pv: Vec<M>,
+}
+
+impl<M: Copy + PartialEq> Choice<M> {
+    /// The same choice with its moves in notation.
+    fn in_notation<P: Position<Move = M>>(self, root: &P) -> Choice<String> {
+        let mut pos = root.clone();
+        let pv = self
+            .pv
+            .iter()
+            .map(|&mv| {
+                let text = pos.format_move(mv);
+                pos.play_unchecked(mv);
+                text
+            })
+            .collect();
+        Choice {
+            mv: root.format_move(self.mv),
+            score: self.score,
+            depth: self.depth,
+            nodes: self.nodes,
+            time: self.time,
+            pv,
+        }
+    }
 }
 
 /// Why no move was chosen.
@@ -46,9 +79,47 @@ impl Noise {
     }
 }
 
+/// Search at full strength within `limits` from the game's position (its
+/// history gives repetition). `on_info` hears every completed iteration.
+pub fn search<P: EngineGame>(
+    searcher: &Searcher,
+    game: &Game<P>,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> Result<Choice<P::Move>, AiError>
+where
+    P::Rules: RepetitionRule,
+{
+    if game.status().is_over() {
+        return Err(AiError::GameOver);
+    }
+    let started = Instant::now();
+    let root = game.position();
+    let result = searcher.search(root, &game.earlier_hashes(), limits, stop, on_info);
+    let best = result.best.ok_or(AiError::GameOver)?;
+    // The principal variation, as far as it stays legal, when it starts
+    // with the move.
+    let mut pv = Vec::new();
+    let mut pos = root.clone();
+    for &mv in &result.pv {
+        if pos.status().is_over() || !pos.is_legal(mv) {
+            break;
+        }
+        pv.push(mv);
+        pos.play_unchecked(mv);
+    }
+    if pv.first() != Some(&best) {
+        pv = vec![best];
+    }
+    Ok(Choice { mv: best, score: result.score, depth: result.depth, nodes: result.nodes, time: started.elapsed(), pv })
+}
+
 /// Choose a move in `game` (its history gives repetition) at `level`,
-/// with an optional clock. `stop` ends the search early.
-pub fn choose_in<P: EngineGame>(
+/// with an optional clock (which replaces the level's time per move).
+/// `stop` ends the search early; `on_info` hears every completed iteration
+/// of levels that search without noise.
+pub fn choose<P: EngineGame>(
     searcher: &Searcher,
     game: &Game<P>,
     level: &Level,
@@ -56,21 +127,20 @@ pub fn choose_in<P: EngineGame>(
     noise: &mut Noise,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&SearchInfo),
-) -> Result<(P::Move, Score, u32, u64), AiError>
+) -> Result<Choice<P::Move>, AiError>
 where
     P::Rules: RepetitionRule,
 {
+    let limits = level.limits(clock);
+    if level.noise == 0 {
+        return search(searcher, game, &limits, stop, on_info);
+    }
     if game.status().is_over() {
         return Err(AiError::GameOver);
     }
+    let started = Instant::now();
     let pos = game.position();
-    let history: Vec<u64> = (0..game.moves().len()).filter_map(|i| game.position_after(i)).map(|p| p.hash()).collect();
-    let limits = level.limits(clock);
-    if level.noise == 0 {
-        let r = searcher.search(pos, &history, &limits, stop, on_info);
-        let best = r.best.ok_or(AiError::GameOver)?;
-        return Ok((best, r.score, r.depth, r.nodes));
-    }
+    let history = game.earlier_hashes();
     // A weakened player: score every root move with a shallower search and
     // pick among them at random, better moves more often.
     let mut moves = MoveList::new();
@@ -89,7 +159,6 @@ where
     // share) lasts: a pass cut short by the time is thrown away, so that
     // no move's score comes from a shallower search than another's (which
     // biases the choice by the parity of the depth).
-    let started = std::time::Instant::now();
     let budget = limits.time_budget().map(|(soft, _)| soft).unwrap_or(level.movetime);
     let mut nodes = 0;
     let mut child_history = history.clone();
@@ -176,36 +245,72 @@ where
         }
         pick -= w;
     }
-    Ok((chosen.0, Score::from_internal(chosen.1), depth + 1, nodes))
+    let (mv, score) = chosen;
+    Ok(Choice {
+        mv,
+        score: Score::from_internal(score),
+        depth: depth + 1,
+        nodes,
+        time: started.elapsed(),
+        pv: vec![mv],
+    })
 }
 
-/// Choose a move for a game of either kind.
-pub fn choose(
+/// [`choose`] for a game of either kind, with moves in notation.
+pub fn choose_any(
+    searcher: &Searcher,
     game: &AnyGame,
     level: &Level,
     clock: Option<Clock>,
-    seed: u64,
+    noise: &mut Noise,
     stop: &AtomicBool,
-) -> Result<AiMove, AiError> {
-    let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: level.threads, ..Default::default() });
-    let mut noise = Noise::new(seed);
-    let (notation, score, depth, nodes) = match game {
-        AnyGame::Salta(g) => {
-            let (m, s, d, n) = choose_in(&searcher, g, level, clock, &mut noise, stop, &mut |_| {})?;
-            (g.position().format_move(m), s, d, n)
-        }
-        AnyGame::Focus(g) => {
-            let (m, s, d, n) = choose_in(&searcher, g, level, clock, &mut noise, stop, &mut |_| {})?;
-            (g.position().format_move(m), s, d, n)
-        }
-    };
-    Ok(AiMove { notation, score, depth, nodes })
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> Result<Choice<String>, AiError> {
+    match game {
+        AnyGame::Salta(g) => Ok(choose(searcher, g, level, clock, noise, stop, on_info)?.in_notation(g.position())),
+        AnyGame::Focus(g) => Ok(choose(searcher, g, level, clock, noise, stop, on_info)?.in_notation(g.position())),
+    }
+}
+
+/// [`search`] for a game of either kind, with moves in notation.
+pub fn search_any(
+    searcher: &Searcher,
+    game: &AnyGame,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> Result<Choice<String>, AiError> {
+    match game {
+        AnyGame::Salta(g) => Ok(search(searcher, g, limits, stop, on_info)?.in_notation(g.position())),
+        AnyGame::Focus(g) => Ok(search(searcher, g, limits, stop, on_info)?.in_notation(g.position())),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::SearchOptions;
+    use monte_rules::GameKind;
     use monte_rules::salta::{SaltaPosition, SaltaRules};
+
+    #[test]
+    fn a_choice_in_notation_plays_its_line() {
+        let searcher = Searcher::new(SearchOptions { hash_mb: 1, ..Default::default() });
+        let stop = AtomicBool::new(false);
+        for kind in GameKind::ALL {
+            let game = AnyGame::new(kind, "seed", None).unwrap();
+            let choice = search_any(&searcher, &game, &Limits::depth(4), &stop, &mut |_| {}).unwrap();
+            assert_eq!(choice.pv.first(), Some(&choice.mv), "{kind}");
+            let mut line = game.clone();
+            for mv in &choice.pv {
+                line.play(mv).unwrap();
+            }
+            let level = crate::level(1).unwrap();
+            let choice = choose_any(&searcher, &game, &level, None, &mut Noise::new(3), &stop, &mut |_| {}).unwrap();
+            assert_eq!(choice.pv, std::slice::from_ref(&choice.mv), "{kind}");
+            game.clone().play(&choice.mv).unwrap();
+        }
+    }
 
     #[test]
     fn a_weakened_level_calls_with_a_purpose() {
@@ -227,7 +332,7 @@ mod tests {
             if !behind && moves.iter().any(|&mv| pos.is_pointless(mv)) {
                 for seed in 0..16 {
                     let mut noise = Noise::new(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seed + 1));
-                    let (mv, ..) = choose_in(&searcher, &game, &level, None, &mut noise, &stop, &mut |_| {}).unwrap();
+                    let mv = choose(&searcher, &game, &level, None, &mut noise, &stop, &mut |_| {}).unwrap().mv;
                     assert!(!pos.is_pointless(mv), "{} at {}", pos.format_move(mv), pos.fen());
                 }
                 tried += 1;

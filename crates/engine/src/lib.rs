@@ -18,5 +18,5 @@ pub mod mcts;
 pub mod opponents;
 pub mod race;
 
-pub use ai::{AiError, AiMove, choose};
+pub use ai::{AiError, Choice};
 pub use levels::{LEVELS, Level, level};

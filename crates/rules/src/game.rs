@@ -49,6 +49,12 @@ where
         self.positions.get(n)
     }
 
+    /// The hashes of the positions before the current one, oldest first:
+    /// the history a search needs for repetition.
+    pub fn earlier_hashes(&self) -> Vec<u64> {
+        self.positions[..self.positions.len() - 1].iter().map(|p| p.hash()).collect()
+    }
+
     /// How often the current position (placement, side to move and extra
     /// state; not the ply count) has occurred.
     pub fn repetitions(&self) -> usize {

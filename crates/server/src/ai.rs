@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use monte_engine::Clock;
+use monte_engine::ai::{Noise, choose_any};
+use monte_engine::{Clock, SearchOptions, Searcher};
 use monte_store::{GameStatus, Player};
 use tokio::sync::{Semaphore, mpsc};
 
@@ -140,9 +141,13 @@ async fn think(
     // Different games (and plies) get different noise, a replay the same.
     let seed = id.bytes().fold(loaded.row.state.ply as u64 + 1, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
     let game = loaded.game.clone();
-    let searched = tokio::task::spawn_blocking(move || monte_engine::choose(&game, &level, clock, seed, &stop)).await;
+    let searched = tokio::task::spawn_blocking(move || {
+        let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: level.threads, ..Default::default() });
+        choose_any(&searcher, &game, &level, clock, &mut Noise::new(seed), &stop, &mut |_| {})
+    })
+    .await;
     timer.abort();
-    Some((version, searched.ok()?.ok()?.notation))
+    Some((version, searched.ok()?.ok()?.mv))
 }
 
 /// The games between two AIs each client address started: a client may
