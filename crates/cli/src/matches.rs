@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use monte_engine::ai::{self, Noise};
+use monte_engine::ai;
 use monte_engine::mcts::{Leaf, Mcts, MctsOptions, Standing};
 use monte_engine::opponents::{Script, scripted_move};
 use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, MAX_CONTEMPT, SearchOptions, Searcher, level};
@@ -448,7 +448,7 @@ struct Player {
     spec: EngineSpec,
     limits: Limits,
     searcher: Option<Searcher>,
-    noise: Noise,
+    noise: Rng,
     seed: u64,
     /// Moves played, nodes, time and depth summed over them.
     stats: MoveStats,
@@ -483,7 +483,7 @@ impl Player {
             (Some(s), Some(w)) => Some(s.with_weights(w.clone())),
             (s, _) => s,
         };
-        Player { spec: spec.clone(), limits, searcher, noise: Noise::new(1), seed: 1, stats: MoveStats::default() }
+        Player { spec: spec.clone(), limits, searcher, noise: Rng::new(1), seed: 1, stats: MoveStats::default() }
     }
 
     /// Start a game: forget what was learnt, take the game's seed.
@@ -491,7 +491,7 @@ impl Player {
         if let Some(s) = &self.searcher {
             s.clear();
         }
-        self.noise = Noise::new(seed);
+        self.noise = Rng::new(seed);
         self.seed = seed;
     }
 

@@ -13,11 +13,11 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
-use monte_engine::ai::{Choice, Noise, choose_any};
+use monte_engine::ai::{Choice, choose_any};
 use monte_engine::{Level, SearchOptions, Searcher};
 use monte_rules::any::{AnyError, AnyGame, MoveShape};
 use monte_rules::record::Record;
-use monte_rules::{GameKind, Outcome, Position, Side, Status};
+use monte_rules::{GameKind, Outcome, Position, Rng, Side, Status};
 
 use crate::board;
 
@@ -94,7 +94,7 @@ struct Session {
     /// for hints, made when first needed.
     searchers: [Option<Searcher>; 2],
     hint_searcher: Option<Searcher>,
-    noise: Noise,
+    noise: Rng,
     /// The board is shown from Black's side.
     flipped: bool,
     /// Lines shown under the next board (what just happened).
@@ -115,7 +115,7 @@ pub fn run(game: AnyGame, settings: Settings) -> Result<()> {
     let mut session = Session {
         searchers: [searcher_for(settings.white), searcher_for(settings.black)],
         hint_searcher: None,
-        noise: Noise::new(settings.seed),
+        noise: Rng::new(settings.seed),
         // A human playing Black alone sees the board from his side.
         flipped: settings.black == Seat::Human && settings.white != Seat::Human,
         news: Vec::new(),

@@ -14,10 +14,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Result;
-use monte_engine::ai::{Choice, Noise, choose_any, search_any};
+use monte_engine::ai::{Choice, choose_any, search_any};
 use monte_engine::{Clock, DEFAULT_CONTEMPT, Level, Limits, MAX_CONTEMPT, SearchInfo, SearchOptions, Searcher};
 use monte_rules::any::AnyGame;
-use monte_rules::{GameKind, Side, Status};
+use monte_rules::{GameKind, Rng, Side, Status};
 
 const MAX_THREADS: usize = 256;
 const MAX_HASH_MB: usize = 4096;
@@ -142,8 +142,8 @@ struct Engine {
     contempt: i32,
     searcher: Arc<Searcher>,
     search: Option<RunningSearch>,
-    /// Seed of the next noisy level's choices.
-    seed: u64,
+    /// Draws the seed of each noisy level's choices.
+    seeds: Rng,
 }
 
 impl Engine {
@@ -165,7 +165,7 @@ impl Engine {
             contempt: DEFAULT_CONTEMPT,
             searcher: Arc::new(Searcher::new(SearchOptions { hash_mb, threads, ..Default::default() })),
             search: None,
-            seed,
+            seeds: Rng::new(seed),
         })
     }
 
@@ -363,8 +363,7 @@ impl Engine {
         let level = self.level;
         let clock = go.clock(side);
         let limits = go.limits(side);
-        self.seed = self.seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        let seed = self.seed;
+        let mut noise = Rng::new(self.seeds.next_u64());
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
         let (thread_stop, thread_answered) = (Arc::clone(&stop), Arc::clone(&answered));
@@ -375,9 +374,7 @@ impl Engine {
                 let stop = &thread_stop;
                 let mut on_info = |info: &SearchInfo| send(&info_line(info));
                 let result = match level {
-                    Some(level) => {
-                        choose_any(&searcher, &game, &level, clock, &mut Noise::new(seed), stop, &mut on_info)
-                    }
+                    Some(level) => choose_any(&searcher, &game, &level, clock, &mut noise, stop, &mut on_info),
                     None => search_any(&searcher, &game, &limits, stop, &mut on_info),
                 };
                 match result {

@@ -7,11 +7,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use monte_engine::{EngineGame, Limits, SearchOptions, Searcher};
+use monte_engine::{EngineGame, Limits, SearchOptions, Searcher, ai};
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::{Game, RepetitionRule};
 use monte_rules::salta::SaltaPosition;
-use monte_rules::{Side, Status};
+use monte_rules::{Rng, Side, Status};
 
 fn play<P: EngineGame>(rules: P::Rules, games: usize, depth: u32, a: Vec<i32>) -> (f64, usize)
 where
@@ -19,32 +19,29 @@ where
 {
     let stop = AtomicBool::new(false);
     let mut score = 0.0;
-    let mut seed = 0x1234_5678_u64;
+    // Each opening is played twice, once with each colour.
+    let mut openings = Rng::new(0x1234_5678);
+    let mut seed = 0;
     for g in 0..games {
         if g % 2 == 0 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            seed = openings.next_u64();
         }
         let a_is_white = g % 2 == 0;
         let sa = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() }).with_weights(a.clone());
         let sb = Searcher::new(SearchOptions { hash_mb: 16, threads: 1, ..Default::default() });
         let mut game = Game::new(P::start(rules));
-        let mut s = seed;
+        let mut rng = Rng::new(seed);
         while !game.status().is_over() {
             let pos = game.position().clone();
             let mv = if game.moves().len() < 6 {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
                 let m = pos.legal_moves();
-                m[(s % m.len() as u64) as usize]
+                m[rng.below(m.len())]
             } else {
                 let white = pos.side_to_move() == Side::White;
                 let searcher = if white == a_is_white { &sa } else { &sb };
-                match searcher.search(&pos, &game.earlier_hashes(), &Limits::depth(depth), &stop, &mut |_| {}).best {
-                    Some(m) => m,
-                    None => break,
+                match ai::search(searcher, &game, &Limits::depth(depth), &stop, &mut |_| {}) {
+                    Ok(choice) => choice.mv,
+                    Err(_) => break,
                 }
             };
             game.play(mv).expect("legal");

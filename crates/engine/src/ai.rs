@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use monte_rules::any::AnyGame;
 use monte_rules::game::{Game, RepetitionRule};
-use monte_rules::{MoveList, Position};
+use monte_rules::{MoveList, Position, Rng};
 
 use crate::eval::EngineGame;
 use crate::levels::Level;
@@ -63,22 +63,6 @@ pub enum AiError {
     GameOver,
 }
 
-/// A small deterministic random generator for the levels' noise.
-#[derive(Clone, Debug)]
-pub struct Noise(u64);
-
-impl Noise {
-    pub fn new(seed: u64) -> Self {
-        Noise(seed | 1)
-    }
-    fn next_f64(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Search at full strength within `limits` from the game's position (its
 /// history gives repetition). `on_info` hears every completed iteration.
 pub fn search<P: EngineGame>(
@@ -124,7 +108,7 @@ pub fn choose<P: EngineGame>(
     game: &Game<P>,
     level: &Level,
     clock: Option<Clock>,
-    noise: &mut Noise,
+    noise: &mut Rng,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> Result<Choice<P::Move>, AiError>
@@ -230,13 +214,13 @@ where
     // reported is the move's own. No draw without a plan, so that a game
     // without plans, Focus, plays as before.)
     let planned = crate::search::fresh_plan(pos, &history)
-        .filter(|_| level.plan_share >= 100 || noise.next_f64() * 100.0 < f64::from(level.plan_share));
+        .filter(|_| level.plan_share >= 100 || noise.unit() * 100.0 < f64::from(level.plan_share));
     let weighed = |&(mv, s): &(P::Move, i32)| s + if planned == Some(mv) { crate::search::PLAN_MARGIN } else { 0 };
     let best = scored.iter().map(weighed).max().unwrap_or(0);
     let t = level.noise.max(1) as f64;
     let weights: Vec<f64> = scored.iter().map(|m| (((weighed(m) - best) as f64) / t).max(-50.0).exp()).collect();
     let total: f64 = weights.iter().sum();
-    let mut pick = noise.next_f64() * total;
+    let mut pick = noise.unit() * total;
     let mut chosen = scored[0];
     for (i, w) in weights.iter().enumerate() {
         if pick < *w {
@@ -262,7 +246,7 @@ pub fn choose_any(
     game: &AnyGame,
     level: &Level,
     clock: Option<Clock>,
-    noise: &mut Noise,
+    noise: &mut Rng,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> Result<Choice<String>, AiError> {
@@ -306,7 +290,7 @@ mod tests {
                 line.play(mv).unwrap();
             }
             let level = crate::level(1).unwrap();
-            let choice = choose_any(&searcher, &game, &level, None, &mut Noise::new(3), &stop, &mut |_| {}).unwrap();
+            let choice = choose_any(&searcher, &game, &level, None, &mut Rng::new(3), &stop, &mut |_| {}).unwrap();
             assert_eq!(choice.pv, std::slice::from_ref(&choice.mv), "{kind}");
             game.clone().play(&choice.mv).unwrap();
         }
@@ -331,7 +315,7 @@ mod tests {
             let behind = pos.distance(me) > pos.distance(!me) + 4;
             if !behind && moves.iter().any(|&mv| pos.is_pointless(mv)) {
                 for seed in 0..16 {
-                    let mut noise = Noise::new(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seed + 1));
+                    let mut noise = Rng::new(seed);
                     let mv = choose(&searcher, &game, &level, None, &mut noise, &stop, &mut |_| {}).unwrap().mv;
                     assert!(!pos.is_pointless(mv), "{} at {}", pos.format_move(mv), pos.fen());
                 }

@@ -648,7 +648,7 @@ mod tests {
         P::Rules: RepetitionRule,
     {
         let mut pos = start;
-        let mut seed = 7u64;
+        let mut rng = monte_rules::Rng::new(7);
         for _ in 0..300 {
             let dot: i32 = P::weights().iter().zip(pos.features()).map(|(w, f)| w * f).sum();
             assert_eq!(P::weights().len(), P::feature_names().len());
@@ -657,10 +657,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            pos.play_unchecked(moves[rng.below(moves.len())]);
         }
     }
 

@@ -1,19 +1,16 @@
 use monte_rules::{
-    Position,
+    Position, Rng,
     focus::{FocusPosition, FocusRules},
     salta::{SaltaPosition, SaltaRules},
 };
 fn walk<P: Position>(mut p: P, seed: u64, plies: usize) -> String {
-    let mut s = seed;
+    let mut rng = Rng::new(seed);
     for _ in 0..plies {
         let m = p.legal_moves();
         if m.is_empty() {
             break;
         }
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        p.play_unchecked(m[(s % m.len() as u64) as usize]);
+        p.play_unchecked(m[rng.below(m.len())]);
     }
     p.fen()
 }

@@ -14,8 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use monte_engine::ai::{Noise, choose_any};
+use monte_engine::ai::choose_any;
 use monte_engine::{Clock, SearchOptions, Searcher};
+use monte_rules::Rng;
 use monte_store::{GameStatus, Player};
 use tokio::sync::{Semaphore, mpsc};
 
@@ -143,7 +144,7 @@ async fn think(
     let game = loaded.game.clone();
     let searched = tokio::task::spawn_blocking(move || {
         let searcher = Searcher::new(SearchOptions { hash_mb: 16, threads: level.threads, ..Default::default() });
-        choose_any(&searcher, &game, &level, clock, &mut Noise::new(seed), &stop, &mut |_| {})
+        choose_any(&searcher, &game, &level, clock, &mut Rng::new(seed), &stop, &mut |_| {})
     })
     .await;
     timer.abort();
