@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use monte_engine::ai;
-use monte_engine::mcts::{Leaf, Mcts, MctsOptions, Standing};
+use monte_engine::mcts::{Leaf, Mcts, MctsOptions};
 use monte_engine::opponents::{Script, scripted_move};
 use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, MAX_CONTEMPT, SearchOptions, Searcher, level};
 use monte_rules::focus::FocusPosition;
@@ -411,12 +411,10 @@ fn format_elo(e: f64) -> String {
 }
 
 /// What a match needs from a game beyond the engine.
-pub trait MatchGame: EngineGame + Standing
+pub trait MatchGame: EngineGame
 where
     Self::Rules: RepetitionRule,
 {
-    /// The count an adjudication goes by, in words.
-    fn describe_standing(&self) -> String;
     /// A scripted opponent's move, `None` when the game has none.
     fn scripted(&self, _script: Script, _rng: &mut Rng) -> Option<Self::Move> {
         None
@@ -424,24 +422,12 @@ where
 }
 
 impl MatchGame for SaltaPosition {
-    fn describe_standing(&self) -> String {
-        format!("distance White {}, Black {}", self.distance(Side::White), self.distance(Side::Black))
-    }
-
     fn scripted(&self, script: Script, rng: &mut Rng) -> Option<SaltaMove> {
         scripted_move(script, self, rng)
     }
 }
 
-impl MatchGame for FocusPosition {
-    fn describe_standing(&self) -> String {
-        format!(
-            "pieces in play (free + reserve) White {}, Black {}",
-            self.standing(Side::White),
-            self.standing(Side::Black)
-        )
-    }
-}
+impl MatchGame for FocusPosition {}
 
 /// An engine setting ready to play, with its own tables.
 struct Player {

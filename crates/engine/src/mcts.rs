@@ -10,7 +10,7 @@
 //!   uniform children (each tried once, in a seeded random order, then
 //!   UCB1), and a leaf is worth the result of one random playout of at most
 //!   200 plies; a playout cut short is scored by the rule set's own count
-//!   ([`Standing`]: Salta distance, Focus pieces in hand and under control).
+//!   ([`Position::standing`]: Salta distance, Focus pieces in hand and under control).
 //!
 //! Both score finished positions exactly from [`Position::status`], treat a
 //! position repeated on the path as a draw (as the alpha-beta search does),
@@ -24,49 +24,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use monte_rules::Rng;
-use monte_rules::focus::FocusPosition;
-use monte_rules::focus::geometry::Squares;
 use monte_rules::game::RepetitionRule;
-use monte_rules::salta::SaltaPosition;
 use monte_rules::{MoveList, Outcome, Position, Side, Status};
 
 use crate::eval::EngineGame;
 use crate::limits::Limits;
 use crate::score::Score;
 use crate::search::{SearchInfo, SearchResult};
-
-/// The rule set's own count of how a side stands, higher is better: what a
-/// random playout cut short and a match adjudication are scored by.
-pub trait Standing: Position {
-    fn standing(&self, side: Side) -> i32;
-
-    /// The side ahead by [`Standing::standing`], `None` when level.
-    fn leader(&self) -> Option<Side> {
-        let (w, b) = (self.standing(Side::White), self.standing(Side::Black));
-        match w.cmp(&b) {
-            std::cmp::Ordering::Greater => Some(Side::White),
-            std::cmp::Ordering::Less => Some(Side::Black),
-            std::cmp::Ordering::Equal => None,
-        }
-    }
-}
-
-impl Standing for SaltaPosition {
-    /// Minus the side's distance: the count by which the rules score a
-    /// Salta game stopped by its move limit.
-    fn standing(&self, side: Side) -> i32 {
-        -(self.distance(side) as i32)
-    }
-}
-
-impl Standing for FocusPosition {
-    /// Pieces the side can still play: its own pieces in stacks it
-    /// controls, plus its reserve.
-    fn standing(&self, side: Side) -> i32 {
-        let free: u32 = Squares(self.controlled(side)).map(|sq| self.stack(sq).count(side)).sum();
-        (free + self.reserve(side)) as i32
-    }
-}
 
 /// What a leaf of the tree is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,7 +187,7 @@ impl Mcts {
     /// the time; `depth` does not apply to MCTS and is ignored. With no
     /// bound the search runs until `stop` is set. `on_info` is called after
     /// 1024, 2048, 4096, ... iterations and at the end.
-    pub fn search<P: EngineGame + Standing>(
+    pub fn search<P: EngineGame>(
         &self,
         root: &P,
         history: &[u64],
@@ -303,7 +267,7 @@ impl Mcts {
     }
 }
 
-impl<P: EngineGame + Standing> Tree<'_, P>
+impl<P: EngineGame> Tree<'_, P>
 where
     P::Rules: RepetitionRule,
 {
@@ -596,10 +560,10 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use monte_rules::focus::FocusRules;
-    use monte_rules::salta::SaltaRules;
+    use monte_rules::focus::{FocusPosition, FocusRules};
+    use monte_rules::salta::{SaltaPosition, SaltaRules};
 
-    fn run<P: EngineGame + Standing>(options: MctsOptions, pos: &P, limits: Limits) -> SearchResult<P::Move>
+    fn run<P: EngineGame>(options: MctsOptions, pos: &P, limits: Limits) -> SearchResult<P::Move>
     where
         P::Rules: RepetitionRule,
     {

@@ -259,6 +259,27 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
     /// its length cap with it too.
     fn limit_outcome(&self) -> Outcome;
 
+    /// The rule set's own count of how `side` stands, higher is better:
+    /// minus its race distance in Salta (what a scored move limit
+    /// compares), its pieces still in play in Focus (own pieces in stacks
+    /// it controls, plus its reserve). A game cut short with no result of
+    /// its own (a random playout, a match adjudicated at its cap) is
+    /// judged by it.
+    fn standing(&self, side: Side) -> i32;
+
+    /// Both sides' [`Position::standing`], in words.
+    fn describe_standing(&self) -> String;
+
+    /// The side ahead by [`Position::standing`], `None` when level.
+    fn leader(&self) -> Option<Side> {
+        let (white, black) = (self.standing(Side::White), self.standing(Side::Black));
+        match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Some(Side::White),
+            std::cmp::Ordering::Less => Some(Side::Black),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
     /// The incrementally maintained Zobrist hash (placement, side to move,
     /// and the game's extra state; not the ply count).
     fn hash(&self) -> u64;

@@ -708,6 +708,19 @@ impl Position for FocusPosition {
         Outcome { winner: self.rules.draw_winner(), reason: EndReason::MoveLimit, margin: None }
     }
 
+    fn standing(&self, side: Side) -> i32 {
+        let free: u32 = Squares(self.controlled(side)).map(|sq| self.stack(sq).count(side)).sum();
+        (free + self.reserve(side)) as i32
+    }
+
+    fn describe_standing(&self) -> String {
+        format!(
+            "pieces in play (free + reserve) White {}, Black {}",
+            self.standing(Side::White),
+            self.standing(Side::Black)
+        )
+    }
+
     #[inline]
     fn hash(&self) -> u64 {
         self.hash

@@ -574,16 +574,18 @@ impl Position for SaltaPosition {
         let (dw, db) = (self.distance(Side::White), self.distance(Side::Black));
         match self.rules.limit_result {
             LimitResult::Draw => Outcome { winner: None, reason: EndReason::MoveLimit, margin: None },
-            LimitResult::Scored => Outcome {
-                winner: match dw.cmp(&db) {
-                    std::cmp::Ordering::Less => Some(Side::White),
-                    std::cmp::Ordering::Greater => Some(Side::Black),
-                    std::cmp::Ordering::Equal => None,
-                },
-                reason: EndReason::MoveLimit,
-                margin: Some(dw.abs_diff(db)),
-            },
+            LimitResult::Scored => {
+                Outcome { winner: self.leader(), reason: EndReason::MoveLimit, margin: Some(dw.abs_diff(db)) }
+            }
         }
+    }
+
+    fn standing(&self, side: Side) -> i32 {
+        -(self.distance(side) as i32)
+    }
+
+    fn describe_standing(&self) -> String {
+        format!("distance White {}, Black {}", self.distance(Side::White), self.distance(Side::Black))
     }
 
     #[inline]
