@@ -10,7 +10,7 @@ use monte_rules::focus::{FocusMove, FocusPosition, MoveKind};
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
 use monte_rules::salta::{SaltaMove, SaltaPosition};
-use monte_rules::{EndReason, Position, Rng, RuleSet, Status};
+use monte_rules::{EndReason, Position, RenderStyle, Rng, RuleSet, Side, Status};
 
 /// What the targets need beyond [`Position`].
 pub trait FuzzGame: Position {
@@ -103,8 +103,11 @@ fn check_child<P: Position>(parent: &P, mv: P::Move, child: &P) {
 pub fn check_position<P: Position>(pos: &P) {
     check_fen_and_hash(pos);
     let fen = pos.fen();
-    let _ = pos.render(false);
-    let _ = pos.render(true);
+    for color in [false, true] {
+        for from in Side::BOTH {
+            let _ = pos.render(RenderStyle { color, from });
+        }
+    }
     let moves = pos.legal_moves();
     assert_eq!(pos.count_moves(), moves.len() as u64, "count_moves() != generated moves for `{fen}`");
     let distinct: HashSet<P::Move> = moves.iter().copied().collect();

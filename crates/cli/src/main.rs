@@ -13,7 +13,7 @@ use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::perft::{divide, perft};
 use monte_rules::salta::SaltaPosition;
-use monte_rules::{Game, GameKind, Position, RuleSet, Status};
+use monte_rules::{Game, GameKind, Position, RenderStyle, RuleSet, Side, Status};
 
 /// mimalloc rather than glibc's malloc: the game server allocates and
 /// frees many small buffers per move (JSON, legal move lists, frames), and
@@ -22,7 +22,6 @@ use monte_rules::{Game, GameKind, Position, RuleSet, Status};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
-mod board;
 mod loadtest;
 mod matches;
 mod play;
@@ -404,7 +403,7 @@ where
         }
     }
     let pos = game.position();
-    let mut text = pos.render(color);
+    let mut text = pos.render(RenderStyle { color, from: Side::White });
     if let Status::Over(o) = game.status()
         && !pos.status().is_over()
     {

@@ -17,9 +17,7 @@ use monte_engine::ai::{Choice, choose_any};
 use monte_engine::{Level, SearchOptions, Searcher};
 use monte_rules::any::{AnyError, AnyGame, MoveShape};
 use monte_rules::record::Record;
-use monte_rules::{GameKind, Outcome, Position, Rng, Side, Status};
-
-use crate::board;
+use monte_rules::{GameKind, Outcome, Position, RenderStyle, Rng, Side, Status};
 
 /// The level `hint` searches at (no noise).
 const HINT_LEVEL: u8 = 6;
@@ -95,8 +93,8 @@ struct Session {
     searchers: [Option<Searcher>; 2],
     hint_searcher: Option<Searcher>,
     noise: Rng,
-    /// The board is shown from Black's side.
-    flipped: bool,
+    /// Whose side of the board is shown at the bottom.
+    view_from: Side,
     /// Lines shown under the next board (what just happened).
     news: Vec<String>,
     /// The end of the game has been announced (and the record saved).
@@ -117,7 +115,11 @@ pub fn run(game: AnyGame, settings: Settings) -> Result<()> {
         hint_searcher: None,
         noise: Rng::new(settings.seed),
         // A human playing Black alone sees the board from his side.
-        flipped: settings.black == Seat::Human && settings.white != Seat::Human,
+        view_from: if settings.black == Seat::Human && settings.white != Seat::Human {
+            Side::Black
+        } else {
+            Side::White
+        },
         news: Vec::new(),
         end_reported: false,
         game,
@@ -206,7 +208,7 @@ impl Session {
             // Clear the screen and go home.
             text.push_str("\x1b[2J\x1b[H");
         }
-        text.push_str(&board::render(&self.game, self.settings.color, self.flipped));
+        text.push_str(&self.game.render(RenderStyle { color: self.settings.color, from: self.view_from }));
         if let Status::Over(o) = self.game.status()
             && !position_over(&self.game)
         {
@@ -243,7 +245,7 @@ impl Session {
             "hint" => self.hint()?,
             "undo" => self.undo()?,
             "flip" => {
-                self.flipped = !self.flipped;
+                self.view_from = !self.view_from;
                 self.redraw()?;
             }
             "save" => match argument {

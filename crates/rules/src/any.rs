@@ -5,7 +5,7 @@
 use crate::error::{MoveError, PositionError, RulesError};
 use crate::focus::{FocusMove, FocusPosition, MoveKind};
 use crate::game::Game;
-use crate::position::{GameKind, Position, Status};
+use crate::position::{GameKind, Position, RenderStyle, Status};
 use crate::record::{Record, RecordError};
 use crate::salta::SaltaPosition;
 use crate::side::Side;
@@ -255,9 +255,9 @@ impl AnyGame {
         each!(self, g => Record::from_game(g, tags, result))
     }
 
-    /// The board as text for a terminal.
-    pub fn render(&self, color: bool) -> String {
-        each!(self, g => g.position().render(color))
+    /// The board as text for a terminal ([`Position::render`]).
+    pub fn render(&self, style: RenderStyle) -> String {
+        each!(self, g => g.position().render(style))
     }
 }
 

@@ -25,6 +25,8 @@ mod zobrist;
 
 pub use error::{MoveError, PositionError, RulesError};
 pub use game::Game;
-pub use position::{EndReason, GameKind, MAX_MOVES, MoveList, Outcome, Position, RuleSet, Status, result_string};
+pub use position::{
+    EndReason, GameKind, MAX_MOVES, MoveList, Outcome, Position, RenderStyle, RuleSet, Status, result_string,
+};
 pub use rng::Rng;
 pub use side::Side;

@@ -303,8 +303,39 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
         list
     }
 
-    /// A human-readable board for a terminal; `color` adds ANSI colours.
-    fn render(&self, color: bool) -> String;
+    /// The board, its file letters and rank numbers, and a summary of the
+    /// game for a terminal, drawn as `style` asks.
+    fn render(&self, style: RenderStyle) -> String;
+}
+
+/// How [`Position::render`] draws the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderStyle {
+    /// ANSI colours for a terminal, or plain text.
+    pub color: bool,
+    /// Whose side of the board is at the bottom: White sees rank 1 at the
+    /// bottom and file a on the left; Black sees the board turned half a
+    /// turn.
+    pub from: Side,
+}
+
+impl RenderStyle {
+    /// The 0-based ranks of a board `size` squares high, top row first.
+    pub(crate) fn ranks_top_down(self, size: i32) -> impl Iterator<Item = i32> {
+        let from = self.from;
+        (0..size).map(move |i| if from == Side::White { size - 1 - i } else { i })
+    }
+
+    /// The 0-based files of a board `size` squares wide, left column first.
+    pub(crate) fn files_left_to_right(self, size: i32) -> impl Iterator<Item = i32> {
+        let from = self.from;
+        (0..size).map(move |i| if from == Side::White { i } else { size - 1 - i })
+    }
+}
+
+/// A file's letter from its 0-based index: `a` for 0.
+pub(crate) fn file_letter(file: i32) -> char {
+    u8::try_from(file).ok().and_then(|f| b'a'.checked_add(f)).map_or('?', char::from)
 }
 
 /// The plies-played field of a position string.

@@ -5,7 +5,7 @@ use super::rules::{FocusRules, GroupMoves};
 use super::{MAX_HEIGHT, PIECES};
 use crate::error::{MoveError, PositionError};
 use crate::position::GameKind;
-use crate::position::{EndReason, MoveList, Outcome, Position, Status};
+use crate::position::{EndReason, MoveList, Outcome, Position, RenderStyle, Status};
 use crate::side::Side;
 use crate::zobrist;
 
@@ -750,8 +750,8 @@ impl Position for FocusPosition {
         FocusMove::PASS
     }
 
-    fn render(&self, color: bool) -> String {
-        self.render_board(color)
+    fn render(&self, style: RenderStyle) -> String {
+        self.render_board(style)
     }
 }
 

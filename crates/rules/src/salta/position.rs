@@ -4,7 +4,7 @@ use super::geometry::{self, BOARD, SQUARE_SLOTS, Square, Squares, parse_square, 
 use super::rules::{Goal, LimitResult, SaltaRules};
 use crate::error::{MoveError, PositionError};
 use crate::position::GameKind;
-use crate::position::{EndReason, MoveList, Outcome, Position, Status};
+use crate::position::{EndReason, MoveList, Outcome, Position, RenderStyle, Status};
 use crate::side::Side;
 use crate::zobrist;
 
@@ -622,7 +622,7 @@ impl Position for SaltaPosition {
         SaltaMove::PASS
     }
 
-    fn render(&self, color: bool) -> String {
-        self.render_board(color)
+    fn render(&self, style: RenderStyle) -> String {
+        self.render_board(style)
     }
 }

@@ -1,12 +1,16 @@
-//! The board as text for a terminal.
+//! The board as text for a terminal, from either side.
 
-use super::geometry::{Squares, square_at};
+use super::geometry::{Square, Squares, square_at};
 use super::position::{Kind, SaltaPosition};
-use crate::position::{Position, Status};
+use crate::position::{Position, RenderStyle, Status, file_letter};
 use crate::side::Side;
 
 const RESET: &str = "\x1b[0m";
+/// A light square, and an empty dark one, in colour.
+const LIGHT_CELL: &str = "\x1b[48;5;230m   \x1b[0m";
+const EMPTY_DARK_CELL: &str = "\x1b[48;5;94m   \x1b[0m";
 
+/// The symbol of a piece; its number is written after it.
 fn symbol(kind: Kind, side: Side) -> char {
     match (kind, side) {
         (Kind::Star, Side::White) => '★',
@@ -18,69 +22,57 @@ fn symbol(kind: Kind, side: Side) -> char {
     }
 }
 
-impl SaltaPosition {
-    pub(crate) fn render_board(&self, color: bool) -> String {
-        let mut s = String::new();
-        let call = self.pending_call();
-        for y in (0..10).rev() {
-            s.push_str(&format!("{:>3} ", y + 1));
-            for x in 0..10 {
-                let cell = match square_at(x, y) {
-                    None => {
-                        if color {
-                            "\x1b[48;5;230m   \x1b[0m".to_string()
-                        } else {
-                            "   ".to_string()
-                        }
-                    }
-                    Some(sq) => {
-                        let text = match self.piece_at(sq) {
-                            None => {
-                                if color {
-                                    "   ".to_string()
-                                } else {
-                                    " · ".to_string()
-                                }
-                            }
-                            Some(p) => format!(
-                                "{}{}{}",
-                                symbol(p.kind, p.side),
-                                p.number,
-                                if call == Some(sq) { '!' } else { ' ' }
-                            ),
-                        };
-                        if color {
-                            let bg = "\x1b[48;5;94m";
-                            let fg = match self.piece_at(sq).map(|p| p.side) {
-                                Some(Side::White) => "\x1b[1;38;5;46m",
-                                Some(Side::Black) => "\x1b[1;38;5;196m",
-                                None => "",
-                            };
+/// A piece's background and foreground colours.
+fn piece_colors(side: Side) -> (&'static str, &'static str) {
+    match side {
+        Side::White => ("\x1b[48;5;255m", "\x1b[1;38;5;46m"),
+        Side::Black => ("\x1b[48;5;232m", "\x1b[1;38;5;196m"),
+    }
+}
 
-                            match self.piece_at(sq) {
-                                Some(p) => format!(
-                                    "{}{}{}{}",
-                                    if p.side == Side::White { "\x1b[48;5;255m" } else { "\x1b[48;5;232m" },
-                                    fg,
-                                    text,
-                                    RESET
-                                ),
-                                None => format!("{bg}{text}{RESET}"),
-                            }
-                        } else {
-                            text
-                        }
-                    }
-                };
-                s.push_str(&cell);
+impl SaltaPosition {
+    pub(crate) fn render_board(&self, style: RenderStyle) -> String {
+        let mut s = String::new();
+        for rank in style.ranks_top_down(10) {
+            s.push_str(&format!("{:>3} ", rank + 1));
+            for file in style.files_left_to_right(10) {
+                self.push_cell(&mut s, square_at(file, rank), style.color);
             }
             s.push('\n');
         }
         s.push_str("    ");
-        for x in 0..10u8 {
-            s.push_str(&format!(" {} ", (b'a' + x) as char));
+        for file in style.files_left_to_right(10) {
+            s.push_str(&format!(" {} ", file_letter(file)));
         }
         s.push('\n');
+        self.push_summary(&mut s);
+        s
+    }
+
+    /// One square, three characters wide: a light square is blank, an
+    /// empty dark one a dot (or its colour), a piece its symbol and number,
+    /// and `!` if it is the called piece.
+    fn push_cell(&self, s: &mut String, square: Option<Square>, color: bool) {
+        let Some(square) = square else {
+            s.push_str(if color { LIGHT_CELL } else { "   " });
+            return;
+        };
+        let Some(piece) = self.piece_at(square) else {
+            s.push_str(if color { EMPTY_DARK_CELL } else { " · " });
+            return;
+        };
+        let called = if self.pending_call() == Some(square) { '!' } else { ' ' };
+        let text = format!("{}{}{called}", symbol(piece.kind, piece.side), piece.number);
+        if color {
+            let (background, foreground) = piece_colors(piece.side);
+            s.push_str(&format!("{background}{foreground}{text}{RESET}"));
+        } else {
+            s.push_str(&text);
+        }
+    }
+
+    /// The key to the symbols, each side's progress, and whose turn it is.
+    fn push_summary(&self, s: &mut String) {
         s.push_str("    ★☆ star  ☾☽ moon  ☀☼ sun  (White ★☾☀, Black ☆☽☼; the digit is the number of symbols)\n");
         for side in Side::BOTH {
             let home = Squares(self.pieces(side))
@@ -92,7 +84,7 @@ impl SaltaPosition {
             Status::Over(o) => s.push_str(&format!("    Game over: {o}\n")),
             Status::Ongoing => {
                 s.push_str(&format!("    {} to move", self.side));
-                if let Some(c) = call {
+                if let Some(c) = self.pending_call() {
                     s.push_str(&format!(
                         " — Salta! {} must jump over the piece on {}",
                         self.side,
@@ -102,6 +94,5 @@ impl SaltaPosition {
                 s.push('\n');
             }
         }
-        s
     }
 }
