@@ -15,12 +15,12 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use monte_engine::ai;
 use monte_engine::mcts::{Leaf, Mcts, MctsOptions};
-use monte_engine::opponents::{Script, scripted_move};
+use monte_engine::opponents::Script;
 use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, MAX_CONTEMPT, SearchOptions, Searcher, level};
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
-use monte_rules::salta::{SaltaMove, SaltaPosition};
+use monte_rules::salta::SaltaPosition;
 use monte_rules::{Game, GameKind, MoveList, Side, Status};
 
 use crate::PositionArgs;
@@ -410,25 +410,6 @@ fn format_elo(e: f64) -> String {
     if e.is_infinite() { if e > 0.0 { "+inf".into() } else { "-inf".into() } } else { format!("{e:+.0}") }
 }
 
-/// What a match needs from a game beyond the engine.
-pub trait MatchGame: EngineGame
-where
-    Self::Rules: RepetitionRule,
-{
-    /// A scripted opponent's move, `None` when the game has none.
-    fn scripted(&self, _script: Script, _rng: &mut Rng) -> Option<Self::Move> {
-        None
-    }
-}
-
-impl MatchGame for SaltaPosition {
-    fn scripted(&self, script: Script, rng: &mut Rng) -> Option<SaltaMove> {
-        scripted_move(script, self, rng)
-    }
-}
-
-impl MatchGame for FocusPosition {}
-
 /// An engine setting ready to play, with its own tables.
 struct Player {
     spec: EngineSpec,
@@ -481,7 +462,7 @@ impl Player {
         self.seed = seed;
     }
 
-    fn choose<P: MatchGame>(&mut self, game: &Game<P>) -> Result<P::Move>
+    fn choose<P: EngineGame>(&mut self, game: &Game<P>) -> Result<P::Move>
     where
         P::Rules: RepetitionRule,
     {
@@ -518,7 +499,7 @@ impl Player {
                 let mut rng = Rng::new(mix(self.seed, game.moves().len() as u64));
                 let mv = game
                     .position()
-                    .scripted(*script, &mut rng)
+                    .scripted_move(*script, &mut rng)
                     .with_context(|| format!("{}: a scripted opponent plays Salta only", self.spec.name))?;
                 (mv, 0, 0)
             }
@@ -544,7 +525,7 @@ struct Finished {
 }
 
 /// Play one game from `opening`; `players[0]` is White.
-fn play_game<P: MatchGame>(
+fn play_game<P: EngineGame>(
     index: usize,
     opening: &Game<P>,
     opening_note: Option<&str>,
@@ -590,7 +571,7 @@ where
 }
 
 /// The openings of the match: from a file, or random.
-fn openings<P: MatchGame>(args: &MatchArgs, count: usize) -> Result<(Vec<Game<P>>, Option<String>)>
+fn openings<P: EngineGame>(args: &MatchArgs, count: usize) -> Result<(Vec<Game<P>>, Option<String>)>
 where
     P::Rules: RepetitionRule,
 {
@@ -714,7 +695,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     }
 }
 
-fn run_game<P: MatchGame>(args: &MatchArgs) -> Result<()>
+fn run_game<P: EngineGame>(args: &MatchArgs) -> Result<()>
 where
     P::Rules: RepetitionRule,
 {

@@ -76,6 +76,11 @@ where
     fn planned_move(&self) -> Option<Self::Move> {
         None
     }
+    /// A scripted test opponent's move (`monte match --engine2
+    /// runner|blocker`), `None` when the game has no such script.
+    fn scripted_move(&self, _script: crate::opponents::Script, _rng: &mut monte_rules::Rng) -> Option<Self::Move> {
+        None
+    }
     /// The evaluation with `weights` counting only `side`'s features (the
     /// other side's own counts left out), from the side to move's point of
     /// view. Games without one-sided features use the full evaluation.
@@ -433,6 +438,10 @@ impl EngineGame for SaltaPosition {
 
     fn solved_move(&self) -> Option<(SaltaMove, i32)> {
         crate::race::fastest_finish(self)
+    }
+
+    fn scripted_move(&self, script: crate::opponents::Script, rng: &mut monte_rules::Rng) -> Option<SaltaMove> {
+        crate::opponents::scripted_move(script, self, rng)
     }
 
     /// Under a move limit scored by distance every step of the trailing
