@@ -7,7 +7,7 @@ use crate::focus::{FocusMove, FocusPosition, MoveKind};
 use crate::game::Game;
 use crate::position::{GameKind, Position, RenderStyle, Status};
 use crate::record::{Record, RecordError};
-use crate::salta::SaltaPosition;
+use crate::salta::{Kind, Piece, SaltaMove, SaltaPosition};
 use crate::side::Side;
 
 /// A legal move described for a board: where it starts and ends and the
@@ -195,58 +195,36 @@ impl AnyGame {
         }
         match self {
             AnyGame::Salta(g) => {
-                use crate::salta::geometry::square_name;
                 let pos = g.position();
-                pos.legal_moves()
-                    .iter()
-                    .map(|&m| {
-                        let notation = pos.format_move(m);
-                        if m.is_pass() {
-                            return MoveInfo::pass(notation);
-                        }
-                        let path = if m.is_jump() {
-                            pos.jump_path(m.from, m.to).unwrap_or_default().into_iter().map(square_name).collect()
-                        } else {
-                            Vec::new()
-                        };
-                        MoveInfo {
-                            notation,
-                            kind: if m.is_jump() { MoveShape::Jump } else { MoveShape::Step },
-                            from: Some(square_name(m.from)),
-                            to: Some(square_name(m.to)),
-                            call: m.call,
-                            path,
-                            count: None,
-                        }
-                    })
-                    .collect()
+                pos.legal_moves().iter().map(|&m| salta_move_info(pos, m)).collect()
             }
             AnyGame::Focus(g) => {
-                use crate::focus::geometry::square_name;
                 let pos = g.position();
-                pos.legal_moves()
-                    .iter()
-                    .map(|&m: &FocusMove| {
-                        let notation = pos.format_move(m);
-                        let (kind, from, count) = match m.kind {
-                            MoveKind::Pass => return MoveInfo::pass(notation),
-                            MoveKind::Group => (MoveShape::Group, Some(square_name(m.from)), Some(m.group_size())),
-                            MoveKind::Jump => (MoveShape::Jump, Some(square_name(m.from)), Some(1)),
-                            MoveKind::Drop => (MoveShape::Drop, None, None),
-                        };
-                        MoveInfo {
-                            notation,
-                            kind,
-                            from,
-                            to: Some(square_name(m.to)),
-                            call: false,
-                            path: Vec::new(),
-                            count,
-                        }
-                    })
-                    .collect()
+                pos.legal_moves().iter().map(|&m| focus_move_info(pos, m)).collect()
             }
         }
+    }
+
+    /// The `n`-th move of this game (from 0), described in the position it
+    /// was played in: what a board needs to mark or slide a move played.
+    pub fn played(&self, n: usize) -> Option<MoveInfo> {
+        match self {
+            AnyGame::Salta(g) => Some(salta_move_info(g.position_after(n)?, *g.moves().get(n)?)),
+            AnyGame::Focus(g) => Some(focus_move_info(g.position_after(n)?, *g.moves().get(n)?)),
+        }
+    }
+
+    /// Salta: each piece (its token, `S1`) and the square it must reach
+    /// under this game's rules; empty for games without targets.
+    pub fn targets(&self) -> Vec<(String, String)> {
+        let AnyGame::Salta(g) = self else {
+            return Vec::new();
+        };
+        let pos = g.position();
+        let pieces = Side::BOTH.into_iter().flat_map(|side| {
+            Kind::ALL.into_iter().flat_map(move |kind| (1..=5).map(move |number| Piece { side, kind, number }))
+        });
+        pieces.map(|piece| (piece.token(), crate::salta::geometry::square_name(pos.target(piece)))).collect()
     }
 
     /// A record of the game with extra tags (White, Black, Date, ...) and a
@@ -264,6 +242,84 @@ impl AnyGame {
 impl MoveInfo {
     fn pass(notation: String) -> MoveInfo {
         MoveInfo { notation, kind: MoveShape::Pass, from: None, to: None, call: false, path: Vec::new(), count: None }
+    }
+}
+
+/// A Salta move described in `pos`, the position it is played in.
+fn salta_move_info(pos: &SaltaPosition, m: SaltaMove) -> MoveInfo {
+    use crate::salta::geometry::square_name;
+    let notation = pos.format_move(m);
+    if m.is_pass() {
+        return MoveInfo::pass(notation);
+    }
+    let path = if m.is_jump() {
+        pos.jump_path(m.from, m.to).unwrap_or_default().into_iter().map(square_name).collect()
+    } else {
+        Vec::new()
+    };
+    MoveInfo {
+        notation,
+        kind: if m.is_jump() { MoveShape::Jump } else { MoveShape::Step },
+        from: Some(square_name(m.from)),
+        to: Some(square_name(m.to)),
+        call: m.call,
+        path,
+        count: None,
+    }
+}
+
+/// A Focus move described in `pos`, the position it is played in.
+fn focus_move_info(pos: &FocusPosition, m: FocusMove) -> MoveInfo {
+    use crate::focus::geometry::square_name;
+    let notation = pos.format_move(m);
+    let (kind, from, count) = match m.kind {
+        MoveKind::Pass => return MoveInfo::pass(notation),
+        MoveKind::Group => (MoveShape::Group, Some(square_name(m.from)), Some(m.group_size())),
+        MoveKind::Jump => (MoveShape::Jump, Some(square_name(m.from)), Some(1)),
+        MoveKind::Drop => (MoveShape::Drop, None, None),
+    };
+    MoveInfo { notation, kind, from, to: Some(square_name(m.to)), call: false, path: Vec::new(), count }
+}
+
+/// A game's board as a page draws it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardLayout {
+    /// Columns of the board's grid (`a`, `b`, ...).
+    pub files: u8,
+    /// Rows of the board's grid (`1`, `2`, ...).
+    pub ranks: u8,
+    /// The squares pieces stand on, rank by rank from the last rank down,
+    /// each from the `a` file: the order of the cells in a position string.
+    pub rows: Vec<Vec<String>>,
+    /// Each side's pieces in a game (on the board, in reserve or captured).
+    pub pieces_per_side: u8,
+}
+
+/// The board of a game: Salta's 50 dark squares of a 10x10 grid, Focus's
+/// 52 squares of an 8x8 grid without its corners.
+pub fn board_layout(kind: GameKind) -> BoardLayout {
+    fn rows(size: i32, square: impl Fn(i32, i32) -> Option<String>) -> Vec<Vec<String>> {
+        (0..size).rev().map(|y| (0..size).filter_map(|x| square(x, y)).collect()).collect()
+    }
+    match kind {
+        GameKind::Salta => {
+            use crate::salta::geometry::{square_at, square_name};
+            BoardLayout {
+                files: 10,
+                ranks: 10,
+                rows: rows(10, |x, y| square_at(x, y).map(square_name)),
+                pieces_per_side: 15,
+            }
+        }
+        GameKind::Focus => {
+            use crate::focus::geometry::{square_at, square_name};
+            BoardLayout {
+                files: 8,
+                ranks: 8,
+                rows: rows(8, |x, y| square_at(x, y).map(square_name)),
+                pieces_per_side: crate::focus::PIECES,
+            }
+        }
     }
 }
 
@@ -286,6 +342,45 @@ mod tests {
         let step = moves.iter().find(|m| m.kind == MoveShape::Step).unwrap();
         assert!(step.path.is_empty());
         assert_eq!(MoveShape::Group.name(), "group");
+    }
+
+    #[test]
+    fn board_layouts_list_the_cells_of_position_strings() {
+        for kind in GameKind::ALL {
+            let layout = board_layout(kind);
+            let start = AnyGame::new(kind, "seed", None).unwrap().start_fen();
+            let board = start.split(' ').next().unwrap();
+            let cells: Vec<usize> = board.split('/').map(|rank| rank.split(',').count()).collect();
+            let squares: Vec<usize> = layout.rows.iter().map(Vec::len).collect();
+            assert_eq!(cells, squares, "{kind}");
+            assert_eq!(layout.rows.len(), usize::from(layout.ranks));
+        }
+        let salta = board_layout(GameKind::Salta);
+        assert_eq!((salta.rows[0][0].as_str(), salta.rows[9][0].as_str()), ("b10", "a1"));
+        let focus = board_layout(GameKind::Focus);
+        assert_eq!(focus.rows.iter().map(Vec::len).sum::<usize>(), 52);
+        assert_eq!((focus.rows[0][0].as_str(), focus.pieces_per_side), ("c8", 18));
+    }
+
+    #[test]
+    fn moves_played_and_targets_are_described() {
+        let mut g = AnyGame::new(GameKind::Salta, "seed", None).unwrap();
+        for text in ["e3-d4", "h8-g7", "g3-f4", "g7-h6", "i3-j4", "h6-g5", "j4-i5", "g5:c5"] {
+            g.play(text).unwrap();
+        }
+        let jump = g.played(7).unwrap();
+        assert_eq!(
+            (jump.notation.as_str(), jump.kind, jump.path.as_slice()),
+            ("g5:e3:c5", MoveShape::Jump, &["e3".to_string(), "c5".to_string()][..])
+        );
+        assert_eq!(g.played(0).unwrap().from.as_deref(), Some("e3"));
+        assert!(g.played(8).is_none());
+        let targets = g.targets();
+        assert_eq!(targets.len(), 30);
+        assert!(targets.contains(&("S1".to_string(), "j10".to_string())));
+        let meyer = AnyGame::new(GameKind::Salta, "meyer1908", None).unwrap();
+        assert!(meyer.targets().contains(&("S1".to_string(), "b8".to_string())));
+        assert!(AnyGame::new(GameKind::Focus, "seed", None).unwrap().targets().is_empty());
     }
 
     #[test]

@@ -70,6 +70,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(ready))
         .routes(routes!(metrics))
         .routes(routes!(openapi_document))
+        .routes(routes!(crate::kinds::describe_kind))
         .routes(routes!(create_game))
         .routes(routes!(list_open))
         .routes(routes!(list_live))

@@ -17,6 +17,7 @@ pub mod api;
 pub mod error;
 pub mod games;
 pub mod hub;
+pub mod kinds;
 pub mod metrics;
 pub mod model;
 pub mod net;

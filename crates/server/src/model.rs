@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use monte_rules::any::{AnyGame, MoveShape};
+use monte_rules::any::{AnyGame, MoveInfo, MoveShape};
 use monte_rules::{GameKind, Side, Status};
 use monte_store::{GameRow, GameStatus, Player, SeatRow, side_name};
 use rand::Rng;
@@ -114,6 +114,7 @@ impl Loaded {
             invite: None,
             public: row.listed,
             legal_moves: legal,
+            last_move: self.game.moves_played().checked_sub(1).and_then(|n| self.game.played(n)).map(PlayedMove::from),
             clock,
             draw_offer: s.draw_offer.map(side_name),
             result: s.result.as_ref().map(|r| ResultView {
@@ -192,6 +193,8 @@ pub struct GameNow {
     /// Open to anyone: its open seat is taken by id, not only by invite.
     pub public: bool,
     pub legal_moves: LegalMoves,
+    /// The move that led to this position (none at the start).
+    pub last_move: Option<PlayedMove>,
     pub clock: Option<ClockView>,
     /// The side that offers a draw.
     #[schema(schema_with = one_of::side_or_null)]
@@ -264,6 +267,29 @@ pub struct MoveView {
     /// Focus: how many pieces move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<u32>,
+}
+
+/// A move played, with the squares it touched: what a board marks and
+/// slides, without reading the notation.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayedMove {
+    pub notation: String,
+    #[schema(schema_with = one_of::played_kind)]
+    pub kind: &'static str,
+    /// Where the piece or group started (none for a drop or a pass).
+    pub from: Option<String>,
+    /// Where it ended (none for a pass).
+    pub to: Option<String>,
+    /// Salta jumps: every landing square in order, `to` last.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(required = false)]
+    pub path: Vec<String>,
+}
+
+impl From<MoveInfo> for PlayedMove {
+    fn from(m: MoveInfo) -> PlayedMove {
+        PlayedMove { notation: m.notation, kind: m.kind.name(), from: m.from, to: m.to, path: m.path }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -370,6 +396,11 @@ pub mod one_of {
 
     pub fn move_kind() -> Object {
         strings(&["step", "jump", "group", "drop"])
+    }
+
+    /// A move played: a legal move's kinds, or a pass.
+    pub fn played_kind() -> Object {
+        strings(&["step", "jump", "group", "drop", "pass"])
     }
 
     pub fn result() -> Object {

@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 
 use crate::App;
 use crate::error::{ApiError, ApiResult};
+use crate::model::PlayedMove;
 
 /// One embedded file of `web/`.
 #[derive(Debug)]
@@ -190,8 +191,9 @@ async fn serve_asset(Path((wanted, file)): Path<(String, String)>, headers: Head
 }
 
 /// The position after every ply of a game, from its start (index 0) to
-/// now, for stepping through the move list: the page has no rules of its
-/// own, so it cannot replay the moves itself.
+/// now, and every move with its squares, for stepping through the move
+/// list: the page has no rules of its own, so it cannot replay the moves
+/// itself.
 async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
     let loaded = app.games.current(&id).await?;
     let row = &loaded.row;
@@ -204,7 +206,9 @@ async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
         game.play(&m.notation).map_err(|e| ApiError::internal(format!("stored move `{}`: {e}", m.notation)))?;
         fens.push(game.fen());
     }
-    let body = json!({ "id": row.id, "version": row.version, "positions": fens });
+    let moves: Vec<PlayedMove> =
+        (0..game.moves_played()).filter_map(|n| game.played(n)).map(PlayedMove::from).collect();
+    let body = json!({ "id": row.id, "version": row.version, "positions": fens, "moves": moves });
     Ok(([(header::CACHE_CONTROL, "no-cache")], Json(body)).into_response())
 }
 

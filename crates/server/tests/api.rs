@@ -769,7 +769,7 @@ async fn the_router_serves_exactly_the_routes_of_the_openapi_document() {
     let paths = doc["paths"].as_object().unwrap();
     assert!(paths.len() >= 19, "{} paths", paths.len());
     for (path, item) in paths {
-        let uri = path.replace("{id}", "nosuchgame").replace("{code}", "nosuchcode");
+        let uri = path.replace("{id}", "nosuchgame").replace("{code}", "nosuchcode").replace("{game}", "salta");
         for method in ["GET", "POST", "PUT", "DELETE", "PATCH"] {
             let (status, v) = s.call(method, &uri, None, None).await;
             let fallback = v["error"].as_str().is_some_and(|e| e == monte_server::api::NO_SUCH_ENDPOINT);
@@ -787,6 +787,79 @@ async fn the_router_serves_exactly_the_routes_of_the_openapi_document() {
     assert_eq!((status, v["error"].as_str()), (StatusCode::NOT_FOUND, Some(monte_server::api::NO_SUCH_ENDPOINT)));
     let page = s.raw("GET", "/", None, String::new()).await;
     assert!(page.1.as_str().unwrap().contains("/api/openapi.json"));
+}
+
+#[tokio::test]
+async fn kinds_describe_the_board_start_and_targets_from_the_rules() {
+    let s = sqlite().await;
+    let salta = s.ok("GET", "/api/kinds/salta", None, None).await;
+    assert_eq!((salta["game"].as_str(), salta["rules"].as_str()), (Some("salta"), Some("seed")));
+    assert_eq!(salta["start_fen"], monte_rules::salta::START_FEN);
+    let board = &salta["board"];
+    assert_eq!(
+        (board["files"].as_u64(), board["ranks"].as_u64(), board["pieces_per_side"].as_u64()),
+        (Some(10), Some(10), Some(15))
+    );
+    // The dark squares, rank 10 first: b10 d10 f10 h10 j10.
+    assert_eq!(board["rows"][0], json!(["b10", "d10", "f10", "h10", "j10"]));
+    assert_eq!(board["rows"][9][0], "a1");
+    let targets = salta["targets"].as_object().unwrap();
+    assert_eq!(targets.len(), 30);
+    // Symbol-matched goal: White's Star 1 goes to Black's Star 1 square, and back.
+    assert_eq!(
+        (targets["S1"].as_str(), targets["S5"].as_str(), targets["s1"].as_str()),
+        (Some("j10"), Some("b10"), Some("a1"))
+    );
+    // Seven ranks forward in the same order (docs/rules.md, meyer1908).
+    let meyer = s.ok("GET", "/api/kinds/salta?rules=meyer1908", None, None).await;
+    assert_eq!((meyer["targets"]["S1"].as_str(), meyer["targets"]["O5"].as_str()), (Some("b8"), Some("j10")));
+    let goal = s.ok("GET", "/api/kinds/salta?rules=seed,goal=seven-ranks", None, None).await;
+    assert_eq!(goal["targets"]["S1"], "b8");
+
+    let focus = s.ok("GET", "/api/kinds/focus?rules=sackson", None, None).await;
+    assert_eq!(focus["start_fen"], monte_rules::focus::START_FEN);
+    assert_eq!(focus["board"]["rows"][0], json!(["c8", "d8", "e8", "f8"]));
+    let squares: usize = focus["board"]["rows"].as_array().unwrap().iter().map(|r| r.as_array().unwrap().len()).sum();
+    assert_eq!((squares, focus["board"]["pieces_per_side"].as_u64()), (52, Some(18)));
+    assert_eq!(focus["targets"], json!({}));
+
+    let (status, v) = s.call("GET", "/api/kinds/chess", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+    let (status, v) = s.call("GET", "/api/kinds/salta?rules=nosuch", None, None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("nosuch"), "{v}");
+}
+
+#[tokio::test]
+async fn the_last_move_comes_with_its_squares() {
+    let s = sqlite().await;
+    let created = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(created["game"]["last_move"], Value::Null);
+    let (white, black) = (created["tokens"]["white"].as_str().unwrap(), created["tokens"]["black"].as_str().unwrap());
+    // The example of docs/rules.md: Black's sun on g5 jumps to e3 and on to c5.
+    let mut game = Value::Null;
+    for (i, text) in ["e3-d4", "h8-g7", "g3-f4", "g7-h6", "i3-j4", "h6-g5", "j4-i5", "g5:c5"].into_iter().enumerate() {
+        let token = if i % 2 == 0 { white } else { black };
+        game = s.ok("POST", &format!("/api/games/{id}/moves"), Some(token), Some(json!({ "move": text }))).await;
+    }
+    let last = &game["game"]["last_move"];
+    assert_eq!(
+        last,
+        &json!({ "notation": "g5:e3:c5", "kind": "jump", "from": "g5", "to": "c5", "path": ["e3", "c5"] })
+    );
+    let positions = s.ok("GET", &format!("/web/games/{id}/positions"), None, None).await;
+    let moves = positions["moves"].as_array().unwrap();
+    assert_eq!((moves.len(), &moves[7]), (8, last));
+    assert_eq!(moves[0], json!({ "notation": "e3-d4", "kind": "step", "from": "e3", "to": "d4" }));
+
+    // White to move with a piece in reserve (docs/rules.md's overflow, then White's turn).
+    let fen = ".,.,.,./.,.,.,.,.,./.,.,.,wb,.,w,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,bbbww,.,./.,.,.,.,.,./.,.,.,. w 1 0 62";
+    let focus = s.create(json!({ "game": "focus", "white": "me", "black": "me", "fen": fen })).await;
+    let fid = focus["game"]["id"].as_str().unwrap();
+    let token = focus["tokens"]["white"].as_str().unwrap();
+    let dropped = s.ok("POST", &format!("/api/games/{fid}/moves"), Some(token), Some(json!({ "move": "@d4" }))).await;
+    assert_eq!(dropped["game"]["last_move"], json!({ "notation": "@d4", "kind": "drop", "from": null, "to": "d4" }));
 }
 
 /// A loopback listener for WebSocket tests.
