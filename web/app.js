@@ -3,6 +3,8 @@
 
 import { clear } from './dom.js';
 import { t, getLang, setLang, onLangChange } from './i18n.js';
+import { loadKinds } from './games.js';
+import { setRouter, navigate } from './router.js';
 import { startPage, livePage, invitePage, joinPage } from './pages.js';
 import { gamePage } from './game.js';
 import { rulesPage } from './rules.js';
@@ -36,13 +38,6 @@ function route() {
   main.textContent = t('notFound');
 }
 
-/** Goes to a page of this site without reloading. */
-export function navigate(path, replace = false) {
-  if (replace) history.replaceState(null, '', path);
-  else history.pushState(null, '', path);
-  route();
-}
-
 function header() {
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
   for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === getLang()));
@@ -64,7 +59,22 @@ document.addEventListener('click', (e) => {
 for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => setLang(button.dataset.lang));
 }
-window.addEventListener('popstate', route);
+/** Every page draws boards: the games' descriptions come first, asked again until the server answers. */
+async function start() {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await loadKinds();
+      break;
+    } catch (e) {
+      document.getElementById('main').textContent = `${t('loading')} (${e.message})`;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * 2 ** attempt)));
+    }
+  }
+  setRouter(route);
+  window.addEventListener('popstate', route);
+  route();
+}
+
 onLangChange(header);
 header();
-route();
+start();

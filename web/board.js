@@ -13,7 +13,8 @@ const MARGIN = 34;
 /**
  * spec: {
  *   kind, size (squares per side), exists(x, y), shade(x, y) -> fill,
- *   drawPiece(square, model) -> SVG node | null (centred on 0,0),
+ *   drawPiece(square, model) -> SVG node | null (centred on 0,0) for each
+ *   square of model.position.pieces,
  *   decorate?(layers, model, centre) (game-specific marks)
  * }
  */
@@ -123,7 +124,7 @@ export class Board {
     if (spec.decorate) spec.decorate({ marks, over, pieces }, m, (sq) => this.centre(sq));
 
     // Pieces.
-    const occupied = new Set(spec.occupied(m));
+    const occupied = new Set(m.position ? m.position.pieces.keys() : []);
     for (const name of occupied) {
       const node = spec.drawPiece(name, m);
       if (!node) continue;

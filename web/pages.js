@@ -3,18 +3,8 @@
 import { request, saveSeat, seatsOf, allTokens, playerName, setPlayerName, ApiError } from './api.js';
 import { h, clear, toast } from './dom.js';
 import { t, levelName, onLangChange } from './i18n.js';
-import { parseSalta, parseFocus } from './position.js';
-import { saltaBoard } from './salta-board.js';
-import { focusBoard } from './focus-board.js';
-import { navigate } from './app.js';
-
-export const SALTA_START = 's5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,o4,o3,o2,o1/.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./O1,O2,O3,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w - 0';
-export const FOCUS_START = '.,.,.,./b,b,w,w,b,b/.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./w,w,b,b,w,w/.,.,.,. w 0 0 0';
-
-const RULE_SETS = {
-  salta: ['seed', 'meyer1908', 'ludii'],
-  focus: ['seed', 'sackson'],
-};
+import { GAMES, GAME_NAMES, kindOf, staticBoard } from './games.js';
+import { navigate } from './router.js';
 
 const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
 /** The server's limits for a clock (crates/server/src/games.rs). */
@@ -38,14 +28,6 @@ export function chosenClock(state) {
   return [minutes, increment];
 }
 
-/** A board picture that does not move: a preview or a diagram. */
-export function staticBoard(game, fen, extra = {}) {
-  const box = h('div', { class: `static-board static-${game}` });
-  const board = game === 'salta' ? saltaBoard(box) : focusBoard(box);
-  board.update({ position: game === 'salta' ? parseSalta(fen) : parseFocus(fen), ...extra });
-  return box;
-}
-
 function remembered(key, fallback) {
   return localStorage.getItem(`monte.new.${key}`) || fallback;
 }
@@ -56,14 +38,14 @@ function remember(key, value) {
 
 export function startPage(main) {
   const state = {
-    game: remembered('game', 'salta'),
+    game: remembered('game', GAME_NAMES[0]),
     opponent: remembered('opponent', 'ai'),
     level: remembered('level', '3'),
     side: remembered('side', 'white'),
     clock: remembered('clock', '0'),
     clockMinutes: remembered('clockMinutes', '10'),
     clockIncrement: remembered('clockIncrement', '5'),
-    rules: { salta: remembered('rules.salta', 'seed'), focus: remembered('rules.focus', 'seed') },
+    rules: Object.fromEntries(GAME_NAMES.map((game) => [game, remembered(`rules.${game}`, GAMES[game].ruleSets[0])])),
   };
   let mine = null;
 
@@ -97,7 +79,7 @@ export function startPage(main) {
             draw();
           },
         }),
-        staticBoard(game, game === 'salta' ? SALTA_START : FOCUS_START),
+        staticBoard(game, kindOf(game).start_fen),
         h('span', { class: 'game-card-text' }, [h('b', {}, t(game)), h('small', {}, t(`${game}Blurb`))]),
       ]);
 
@@ -110,7 +92,7 @@ export function startPage(main) {
           remember(`rules.${state.game}`, e.target.value);
         },
       },
-      RULE_SETS[state.game].map((r) => h('option', { value: r, selected: state.rules[state.game] === r }, `${r} — ${t(`ruleset.${state.game}.${r}`)}`)),
+      GAMES[state.game].ruleSets.map((r) => h('option', { value: r, selected: state.rules[state.game] === r }, `${r} — ${t(`ruleset.${state.game}.${r}`)}`)),
     );
     const level = h(
       'select',
@@ -190,7 +172,7 @@ export function startPage(main) {
       },
       [
         h('h2', {}, t('newGameTitle')),
-        h('div', { class: 'game-cards' }, [gameCard('salta'), gameCard('focus')]),
+        h('div', { class: 'game-cards' }, GAME_NAMES.map(gameCard)),
         h('div', { class: 'field' }, [h('span', { class: 'label' }, t('ruleSet')), rules]),
         h('div', { class: 'field' }, [
           h('span', { class: 'label' }, t('opponent')),

@@ -3,7 +3,7 @@
 
 import { h, clear } from './dom.js';
 import { getLang, onLangChange } from './i18n.js';
-import { staticBoard, SALTA_START, FOCUS_START } from './pages.js';
+import { staticBoard, kindOf } from './games.js';
 
 const JUMP_BEFORE = 's5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,o4,o3,.,o1/.,.,.,.,./.,.,.,.,./.,.,.,o2,O5/.,O3,O4,.,./O1,O2,.,.,./M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 b - 7';
 const CALL = 's5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,.,o3,o2,o1/.,.,.,.,./.,.,o4,.,./.,.,.,O3,./.,.,.,.,./O1,O2,.,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w f6 4';
@@ -15,11 +15,11 @@ const OVERFLOW_BEFORE = '.,.,.,./.,.,.,.,.,./.,.,.,wb,.,w,.,./.,.,.,.,.,.,.,./.,
 const OVERFLOW_AFTER = '.,.,.,./.,.,.,.,.,./.,.,.,wb,.,w,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,bbbww,.,./.,.,.,.,.,./.,.,.,. b 1 0 61';
 
 const D = {
-  saltaStart: { game: 'salta', fen: SALTA_START },
+  saltaStart: { game: 'salta', start: true },
   saltaGoal: { game: 'salta', fen: GOAL },
   saltaJump: { game: 'salta', fen: JUMP_BEFORE, path: ['g5', 'e3', 'c5'], destinations: new Map([['e3', {}], ['c5', {}]]), selected: 'g5' },
   saltaCall: { game: 'salta', fen: CALL, lastMove: ['e7', 'f6'] },
-  focusStart: { game: 'focus', fen: FOCUS_START },
+  focusStart: { game: 'focus', start: true },
   focusJump: { game: 'focus', fen: FOCUS_JUMP, lastMove: ['c6', 'c8'] },
   focusSweep: { game: 'focus', fen: FOCUS_SWEEP, lastMove: ['c8', 'c6'] },
   focusFree: { game: 'focus', fen: FOCUS_FREE, lastMove: ['c6', 'c7'] },
@@ -174,11 +174,10 @@ function rich(text) {
 }
 
 function diagram(name, caption) {
-  const d = D[name];
-  const extra = { ...d };
-  delete extra.game;
-  delete extra.fen;
-  return h('figure', { class: 'diagram', dataset: { diagram: name } }, [staticBoard(d.game, d.fen, extra), h('figcaption', {}, rich(caption))]);
+  const { game, fen, start, ...extra } = D[name];
+  // The start positions are the server's.
+  const shown = start ? kindOf(game).start_fen : fen;
+  return h('figure', { class: 'diagram', dataset: { diagram: name } }, [staticBoard(game, shown, extra), h('figcaption', {}, rich(caption))]);
 }
 
 function blocks(list) {

@@ -1,18 +1,33 @@
-// The Salta board: 10x10, play on the dark squares (a1 is dark), pieces in
-// the historical style. Optionally marks each piece's target square.
+// The Salta board: 10x10, play on the dark squares (the server's board
+// rows), pieces in the historical style. Optionally marks each piece's
+// target square.
 
 import { Board } from './board.js';
 import { s } from './dom.js';
 import { saltaPiece } from './pieces.js';
-import { pieceOf } from './position.js';
+import { readCells, sideNamed, squareName } from './position.js';
 
-export function saltaBoard(container) {
+/** A Salta position string: `{ pieces: Map(square -> token), side, call, ply }`. */
+export function parseSalta(fen, kind) {
+  const { cells, fields } = readCells(fen, kind.board);
+  const [side, call, ply] = fields;
+  return { pieces: cells, side: sideNamed(side), call: call && call !== '-' ? call : null, ply: +ply || 0 };
+}
+
+/** A piece token's parts: `m3` -> { side: 'black', kind: 'moon', number: 3 }. */
+export function pieceOf(token) {
+  const letter = token[0];
+  const kind = { s: 'star', m: 'moon', o: 'sun' }[letter.toLowerCase()];
+  return { side: letter === letter.toUpperCase() ? 'white' : 'black', kind, number: +token[1] };
+}
+
+export function saltaBoard(container, kind) {
+  const dark = new Set(kind.board.rows.flat());
   return new Board(container, {
     kind: 'salta',
-    size: 10,
+    size: kind.board.files,
     exists: () => true,
-    shade: (x, y) => ((x + y) % 2 === 0 ? 'dark' : 'light'),
-    occupied: (m) => (m.position ? [...m.position.pieces.keys()] : []),
+    shade: (x, y) => (dark.has(squareName(x, y)) ? 'dark' : 'light'),
     drawPiece(square, m) {
       const token = m.position.pieces.get(square);
       const node = saltaPiece(pieceOf(token));

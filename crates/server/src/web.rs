@@ -21,11 +21,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
+use monte_rules::GameKind;
 use monte_rules::any::AnyGame;
-use monte_rules::salta::Piece;
-use monte_rules::{GameKind, Side};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 use sha2::{Digest, Sha256};
 
 use crate::App;
@@ -55,12 +54,19 @@ pub const ASSETS: &[Asset] = assets![
     "api.js",
     "dom.js",
     "i18n.js",
+    "router.js",
     "position.js",
     "pieces.js",
     "board.js",
     "salta-board.js",
     "focus-board.js",
+    "games.js",
     "game.js",
+    "game-board.js",
+    "game-players.js",
+    "game-status.js",
+    "game-moves.js",
+    "game-actions.js",
     "pages.js",
     "rules.js",
 ];
@@ -139,7 +145,6 @@ pub fn router() -> Router<Arc<App>> {
         .route("/assets/{version}/{*file}", get(serve_asset))
         .route("/web/games/{id}/positions", get(positions))
         .route("/web/games/previews", get(previews))
-        .route("/web/salta/targets", get(salta_targets))
 }
 
 /// The web board (its start page; docs/web.md)
@@ -241,38 +246,4 @@ async fn previews(State(app): State<Arc<App>>, Query(q): Query<PreviewsQuery>) -
         }
     }
     Ok(([(header::CACHE_CONTROL, "no-cache")], Json(json!({ "previews": previews }))).into_response())
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TargetsQuery {
-    rules: Option<String>,
-}
-
-/// Salta: each piece's target square under a rule set (`{"S1": "j10", ...}`),
-/// so that the board can show where each piece is going.
-async fn salta_targets(Query(q): Query<TargetsQuery>) -> ApiResult<Response> {
-    let rules = q.rules.unwrap_or_else(|| "seed".into());
-    if rules.len() > 200 {
-        return Err(ApiError::bad_request("rules: too long"));
-    }
-    let game = AnyGame::new(GameKind::Salta, &rules, None).map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
-    let AnyGame::Salta(salta) = &game else {
-        return Err(ApiError::internal("not a Salta game"));
-    };
-    let position = salta.position();
-    let mut targets = Map::new();
-    for side in Side::BOTH {
-        for letter in ["S", "M", "O"] {
-            for number in 1..=5 {
-                let letter = if side == Side::White { letter.to_string() } else { letter.to_lowercase() };
-                let token = format!("{letter}{number}");
-                let piece = Piece::parse_token(&token).ok_or_else(|| ApiError::internal("piece token"))?;
-                let square = monte_rules::salta::geometry::square_name(position.target(piece));
-                targets.insert(token, Value::from(square));
-            }
-        }
-    }
-    let body = json!({ "rules": game.rules(), "targets": targets });
-    Ok(([(header::CACHE_CONTROL, "public, max-age=86400")], Json(body)).into_response())
 }

@@ -209,27 +209,3 @@ async fn previews_give_the_current_position_of_several_games() {
     let missing = s.call("GET", "/web/games/previews", None, &[]).await;
     assert_eq!(missing.status, StatusCode::BAD_REQUEST);
 }
-
-#[tokio::test]
-async fn salta_targets_follow_the_rule_set() {
-    let s = server().await;
-    let seed = s.call("GET", "/web/salta/targets?rules=seed", None, &[]).await.json();
-    let t = &seed["targets"];
-    assert_eq!(t.as_object().unwrap().len(), 30);
-    // Symbol-matched goal: White's Star 1 goes to Black's Star 1 square, and back.
-    assert_eq!(t["S1"], "j10");
-    assert_eq!(t["S5"], "b10");
-    assert_eq!(t["M1"], "i9");
-    assert_eq!(t["O1"], "j8");
-    assert_eq!(t["s1"], "a1");
-    // Seven ranks forward in the same order (docs/rules.md, meyer1908).
-    let meyer = s.call("GET", "/web/salta/targets?rules=meyer1908", None, &[]).await.json();
-    assert_eq!(meyer["targets"]["S1"], "b8");
-    assert_eq!(meyer["targets"]["M1"], "a9");
-    assert_eq!(meyer["targets"]["O5"], "j10");
-    assert_eq!(meyer["targets"]["s1"], "i3");
-
-    let bad = s.call("GET", "/web/salta/targets?rules=nosuch", None, &[]).await;
-    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
-    assert!(bad.json()["error"].as_str().unwrap().contains("nosuch"));
-}

@@ -1,0 +1,114 @@
+// The game page's player bars: who plays each side, whose move it is, the
+// clocks counting down, and in games with reserves each side's reserve (to
+// drop from) and the pieces it lost.
+
+import { h, clear } from './dom.js';
+import { t, levelName } from './i18n.js';
+import { smallDisc } from './pieces.js';
+import { SIDES, otherSide } from './position.js';
+
+export class Players {
+  constructor(page) {
+    this.page = page;
+    this.receivedAt = null; // when the state the clocks count from arrived
+  }
+
+  build() {
+    this.top = h('div', { class: 'player-bar' });
+    this.bottom = h('div', { class: 'player-bar' });
+  }
+
+  render() {
+    const bottom = this.page.flipped ? 'black' : 'white';
+    this.renderBar(this.bottom, bottom);
+    this.renderBar(this.top, otherSide(bottom));
+  }
+
+  playerName(side) {
+    const seat = this.page.view.seats[side];
+    if (seat.player === 'ai') return `${t('computer')} · ${levelName(seat.level)}`;
+    if (seat.open) return t('openSeat');
+    return seat.name || t(side === 'white' ? 'whitePlayer' : 'blackPlayer');
+  }
+
+  renderBar(bar, side) {
+    const page = this.page;
+    const v = page.view;
+    const seat = v.seats[side];
+    const toMove = v.status === 'active' && v.side_to_move === side;
+    bar.className = `player-bar ${side}${toMove ? ' to-move' : ''}`;
+    bar.dataset.side = side;
+    clear(bar);
+    const who = h('div', { class: 'who' }, [
+      h('span', { class: `side-dot ${side}`, title: t(side) }),
+      h('span', { class: 'name' }, this.playerName(side)),
+      page.seats[side] && page.mySides().length === 1 ? h('span', { class: 'tag' }, t('you')) : null,
+      seat.player === 'ai' && v.ai_thinking && toMove ? h('span', { class: 'thinking' }, [t('aiThinking'), h('i'), h('i'), h('i')]) : null,
+    ]);
+    bar.appendChild(who);
+    if (page.entry.reserves) bar.appendChild(this.supply(side));
+    if (v.clock) {
+      bar.appendChild(h('span', { class: `clock${v.clock.running === side ? ' running' : ''}`, dataset: { clock: side } }, ''));
+    }
+    this.tick();
+  }
+
+  /** A side's reserve (click to drop) and the pieces it lost. */
+  supply(side) {
+    const page = this.page;
+    const position = page.shownPosition();
+    const reserve = position.reserve[side];
+    const captured = position.captured[side];
+    const canDrop = page.actor() === side && page.view.legal_moves.drops.length > 0 && !page.pending;
+    const discs = (n, colour) => {
+      const shown = Math.min(n, 6);
+      const list = [];
+      for (let i = 0; i < shown; i++) list.push(smallDisc(colour));
+      return list;
+    };
+    const reserveButton = h(
+      'button',
+      {
+        class: `reserve${page.selected === 'reserve' && page.actor() === side ? ' selected' : ''}`,
+        disabled: !canDrop,
+        dataset: { reserve: side },
+        title: t('reserveHelp'),
+        onclick: () => {
+          page.selected = page.selected === 'reserve' ? null : 'reserve';
+          page.size = null;
+          page.board.closePopover();
+          page.render();
+        },
+      },
+      [h('span', { class: 'supply-label' }, t('reserve')), h('span', { class: 'discs' }, discs(reserve, side)), h('b', { class: 'count' }, String(reserve))],
+    );
+    const lost = h('span', { class: 'captured', dataset: { captured: side }, title: t('capturedHelp') }, [
+      h('span', { class: 'supply-label' }, t('captured')),
+      h('span', { class: 'discs' }, discs(captured, side)),
+      h('b', { class: 'count' }, String(captured)),
+    ]);
+    return h('div', { class: 'supply' }, [reserveButton, lost]);
+  }
+
+  /** Counts the running clock down from the time the server gave. */
+  tick() {
+    const page = this.page;
+    const v = page.view;
+    if (!v || !v.clock) return;
+    const c = v.clock;
+    const received = this.receivedAt || (this.receivedAt = { version: v.version, at: performance.now() });
+    if (received.version !== v.version) this.receivedAt = { version: v.version, at: performance.now() };
+    const elapsed = performance.now() - this.receivedAt.at;
+    for (const side of SIDES) {
+      const node = page.main.querySelector(`[data-clock="${side}"]`);
+      if (!node) continue;
+      let ms = side === 'white' ? c.white_ms : c.black_ms;
+      if (c.running === side && v.status === 'active') ms -= elapsed;
+      ms = Math.max(0, ms);
+      const total = Math.ceil(ms / 1000);
+      const text = ms < 10000 ? (ms / 1000).toFixed(1) : `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+      if (node.textContent !== text) node.textContent = text;
+      node.classList.toggle('low', ms < 20000);
+    }
+  }
+}
