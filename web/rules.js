@@ -3,7 +3,7 @@
 
 import { h, clear } from './dom.js';
 import { getLang, onLangChange } from './i18n.js';
-import { staticBoard, kindOf } from './games.js';
+import { GAME_NAMES, staticBoard, kindOf } from './games.js';
 
 const JUMP_BEFORE = 's5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,o4,o3,.,o1/.,.,.,.,./.,.,.,.,./.,.,.,o2,O5/.,O3,O4,.,./O1,O2,.,.,./M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 b - 7';
 const CALL = 's5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,.,o3,o2,o1/.,.,.,.,./.,.,o4,.,./.,.,.,O3,./.,.,.,.,./O1,O2,.,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w f6 4';
@@ -193,14 +193,14 @@ export function rulesPage(main) {
   const draw = () => {
     clear(main);
     const text = TEXT[getLang()] || TEXT.en;
+    // A section per game of the page (its first block is its heading), then the rule sets.
+    const sections = [...GAME_NAMES.filter((game) => text[game]), 'variants'];
     main.append(
       h('article', { class: 'rules-page card' }, [
         h('h1', {}, text.title),
         h('p', { class: 'lead' }, rich(text.intro)),
-        h('nav', { class: 'toc' }, [h('a', { href: '#salta' }, text.salta[0][1]), h('a', { href: '#focus' }, text.focus[0][1]), h('a', { href: '#variants' }, text.variants[0][1])]),
-        h('section', { id: 'salta' }, blocks(text.salta)),
-        h('section', { id: 'focus' }, blocks(text.focus)),
-        h('section', { id: 'variants' }, blocks(text.variants)),
+        h('nav', { class: 'toc' }, sections.map((id) => h('a', { href: `#${id}` }, text[id][0][1]))),
+        ...sections.map((id) => h('section', { id }, blocks(text[id]))),
       ]),
     );
     if (location.hash) {
