@@ -109,6 +109,18 @@ impl AnyGame {
         })
     }
 
+    /// A rule set of `kind` in its canonical text form (the preset's name,
+    /// then the options that differ from it), checked.
+    pub fn canonical_rules(kind: GameKind, rules: &str) -> Result<String, AnyError> {
+        fn canonical<R: crate::RuleSet>(rules: &str) -> Result<String, AnyError> {
+            Ok(rules.trim().parse::<R>()?.to_string())
+        }
+        match kind {
+            GameKind::Salta => canonical::<crate::salta::SaltaRules>(rules),
+            GameKind::Focus => canonical::<crate::focus::FocusRules>(rules),
+        }
+    }
+
     /// Replay a record (its `Game` tag chooses the game; default Salta).
     pub fn from_record(text: &str) -> Result<AnyGame, AnyError> {
         let record = Record::parse(text)?;
@@ -326,6 +338,21 @@ pub fn board_layout(kind: GameKind) -> BoardLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_rules_are_what_a_game_of_them_reports() {
+        for (kind, text) in [
+            (GameKind::Salta, " seed , move-limit=120 "),
+            (GameKind::Salta, "meyer1908"),
+            (GameKind::Focus, "seed,draw-goes-to-first"),
+        ] {
+            let canonical = AnyGame::canonical_rules(kind, text).unwrap();
+            assert_eq!(canonical, AnyGame::new(kind, text.trim(), None).unwrap().rules());
+            assert_eq!(AnyGame::canonical_rules(kind, &canonical).unwrap(), canonical);
+        }
+        assert!(AnyGame::canonical_rules(GameKind::Salta, "seed,no-such-option").is_err());
+        assert!(AnyGame::canonical_rules(GameKind::Focus, "ludii").is_err());
+    }
 
     #[test]
     fn a_salta_jump_lists_its_landing_squares() {

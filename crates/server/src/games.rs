@@ -11,9 +11,7 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
 use monte_rules::any::AnyGame;
-use monte_rules::focus::FocusRules;
-use monte_rules::salta::SaltaRules;
-use monte_rules::{GameKind, RuleSet, Side};
+use monte_rules::{GameKind, Side};
 use monte_store::{BackendKind, GameRow, GameStatus, ListFilter, Player, SeatRow, Store, Update};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
@@ -629,18 +627,10 @@ fn full(view: Option<GameView>) -> ApiResult<GameView> {
 /// reaches `max_plies` ends the game by the rule set's count.
 /// The rule set in its canonical text form, checked.
 fn canonical_rules(kind: GameKind, text: &str) -> ApiResult<String> {
-    fn check<R: RuleSet>(text: &str) -> ApiResult<String> {
-        let rules: R = text.trim().parse().map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
-        rules.validate().map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
-        Ok(rules.to_string())
-    }
     if text.len() > 200 {
         return Err(ApiError::bad_request("rules: too long"));
     }
-    match kind {
-        GameKind::Salta => check::<SaltaRules>(text),
-        GameKind::Focus => check::<FocusRules>(text),
-    }
+    AnyGame::canonical_rules(kind, text).map_err(|e| ApiError::bad_request(format!("rules: {e}")))
 }
 
 fn check_name(name: &str) -> ApiResult<()> {
