@@ -24,8 +24,8 @@ use futures_util::{SinkExt, StreamExt};
 use monte_rules::Rng;
 use monte_store::testing::TestDatabase;
 use rand::Rng as _;
+use reqwest::header::{CONNECTION, CONTENT_TYPE};
 use serde::Deserialize;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, watch};
 use tokio_tungstenite::tungstenite::Message;
@@ -259,7 +259,7 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
     // Create the games, a few at a time, and share them among the clients.
     let setup = Instant::now();
     let create = serde_json::json!({ "game": args.game, "rules": rules, "white": "me", "black": "me" }).to_string();
-    let shared = Arc::new(Shared { addr, create, created: AtomicU64::new(0) });
+    let shared = Arc::new(Shared::new(addr, create)?);
     let mut opened = Vec::with_capacity(args.games);
     let mut pending = futures_util::stream::iter((0..args.games).map(|_| open_game(shared.clone()))).buffered(16);
     while let Some(game) = pending.next().await {
@@ -446,9 +446,28 @@ impl WindowStats {
 
 struct Shared {
     addr: SocketAddr,
+    http: reqwest::Client,
+    /// `http://ADDR/api/games`.
+    games_url: String,
     /// The body that creates a game.
     create: String,
     created: AtomicU64,
+}
+
+impl Shared {
+    fn new(addr: SocketAddr, create: String) -> Result<Shared> {
+        let http = reqwest::Client::builder()
+            // Straight to the server, as the WebSockets go: a proxy from the
+            // environment would be measured too.
+            .no_proxy()
+            // A new connection for each game created, closed after it: the
+            // server's accepting it is part of a creation's load in the
+            // figures of docs/server-load.md.
+            .pool_max_idle_per_host(0)
+            .build()
+            .context("cannot set up the HTTP client")?;
+        Ok(Shared { games_url: format!("http://{addr}/api/games"), addr, http, create, created: AtomicU64::new(0) })
+    }
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -461,7 +480,17 @@ struct OpenGame {
 
 /// POST /api/games with both seats for us, then a WebSocket per seat.
 async fn open_game(shared: Arc<Shared>) -> Result<OpenGame> {
-    let (status, reply) = http_post(shared.addr, "/api/games", &shared.create).await?;
+    let response = shared
+        .http
+        .post(&shared.games_url)
+        .header(CONTENT_TYPE, "application/json")
+        .header(CONNECTION, "close")
+        .body(shared.create.clone())
+        .send()
+        .await
+        .context("creating a game")?;
+    let status = response.status().as_u16();
+    let reply = response.text().await.context("creating a game: reading the reply")?;
     ensure!(status == 201, "creating a game: HTTP {status}: {reply}");
     let created: Created = serde_json::from_str(&reply).with_context(|| format!("creating a game: {reply}"))?;
     let mut sockets = Vec::with_capacity(2);
@@ -497,23 +526,6 @@ struct CreatedGame {
 struct Tokens {
     white: String,
     black: String,
-}
-
-/// A minimal HTTP/1.1 POST (one request per connection).
-async fn http_post(addr: SocketAddr, path: &str, body: &str) -> Result<(u16, String)> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await?;
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await?;
-    let text = String::from_utf8_lossy(&response);
-    let (head, body) = text.split_once("\r\n\r\n").ok_or_else(|| anyhow!("a malformed HTTP response"))?;
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    Ok((status, body.to_string()))
 }
 
 /// What a socket receives: `hello`, `state`, `update` or `error` (a

@@ -58,3 +58,76 @@ fn bad_arguments_are_refused_with_a_reason() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("--games"), "{output:?}");
 }
+
+/// A server that answers every request with HTTP 503 and hands the first
+/// request it read (head and body) to the returned channel.
+fn refusing_server() -> (String, std::sync::mpsc::Receiver<String>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+            let mut request = String::new();
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                request.push_str(&line);
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            request.push_str(&String::from_utf8_lossy(&body));
+            let _ = tx.send(request);
+            let _ = stream
+                .write_all(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy");
+        }
+    });
+    (url, rx)
+}
+
+#[test]
+fn a_server_that_refuses_games_is_reported_with_its_status() {
+    let (url, requests) = refusing_server();
+    let output = Command::new(env!("CARGO_BIN_EXE_monte"))
+        .args(["loadtest", "--games", "1", "--url", &url])
+        .output()
+        .expect("run monte loadtest");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("creating a game: HTTP 503: busy"), "{stderr}");
+    let request = requests.recv_timeout(std::time::Duration::from_secs(10)).expect("a request");
+    let head = request.to_ascii_lowercase();
+    assert!(head.starts_with("post /api/games http/1.1\r\n"), "{request}");
+    assert!(head.contains("content-type: application/json\r\n"), "{request}");
+    assert!(head.contains("connection: close\r\n"), "{request}");
+    let body: serde_json::Value =
+        serde_json::from_str(request.rsplit("\r\n").next().unwrap_or_default()).expect("a JSON body");
+    assert_eq!(body["game"], "salta", "{request}");
+    assert_eq!(body["white"], "me", "{request}");
+}
+
+#[test]
+fn a_server_that_cannot_be_reached_is_reported() {
+    // A port nothing listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("address").port();
+    let output = Command::new(env!("CARGO_BIN_EXE_monte"))
+        .args(["loadtest", "--games", "1", "--url", &format!("http://127.0.0.1:{port}")])
+        .output()
+        .expect("run monte loadtest");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("cannot set up a game: creating a game"), "{stderr}");
+}
