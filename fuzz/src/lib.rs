@@ -6,61 +6,11 @@
 
 use std::collections::HashSet;
 
-use monte_rules::focus::{FocusMove, FocusPosition, MoveKind};
+use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
-use monte_rules::salta::{SaltaMove, SaltaPosition};
+use monte_rules::salta::SaltaPosition;
 use monte_rules::{EndReason, Position, RenderStyle, Rng, RuleSet, Side, Status};
-
-/// What the targets need beyond [`Position`].
-pub trait FuzzGame: Position {
-    /// A move value built from three bytes: usually between squares of the
-    /// board (often not legal), with the high bit of `b[2]` any byte values
-    /// at all (squares off the board included).
-    fn garbage_move(b: [u8; 3]) -> Self::Move;
-}
-
-/// The `n`-th square of a bitboard, cyclically.
-fn nth_square(board: u64, n: u8) -> u8 {
-    let count = board.count_ones() as usize;
-    let mut k = n as usize % count;
-    let mut bb = board;
-    loop {
-        let sq = bb.trailing_zeros() as u8;
-        if k == 0 {
-            return sq;
-        }
-        bb &= bb - 1;
-        k -= 1;
-    }
-}
-
-impl FuzzGame for SaltaPosition {
-    fn garbage_move(b: [u8; 3]) -> SaltaMove {
-        use monte_rules::salta::geometry::BOARD;
-        if b[2] & 0x80 != 0 {
-            // The pass move's squares, or anything else.
-            return SaltaMove { from: b[0], to: b[1], call: b[2] & 1 != 0 };
-        }
-        SaltaMove { from: nth_square(BOARD, b[0]), to: nth_square(BOARD, b[1]), call: b[2] & 1 != 0 }
-    }
-}
-
-impl FuzzGame for FocusPosition {
-    fn garbage_move(b: [u8; 3]) -> FocusMove {
-        use monte_rules::focus::geometry::BOARD;
-        let kind = match b[2] & 3 {
-            0 => MoveKind::Group,
-            1 => MoveKind::Jump,
-            2 => MoveKind::Drop,
-            _ => MoveKind::Pass,
-        };
-        if b[2] & 0x80 != 0 {
-            return FocusMove { kind, from: b[0], to: b[1] };
-        }
-        FocusMove { kind, from: nth_square(BOARD, b[0]), to: nth_square(BOARD, b[1]) }
-    }
-}
 
 /// The game is over by its goal or by lost pieces (when `generate` must be
 /// empty), as opposed to a move limit (when it need not be).
@@ -218,7 +168,7 @@ pub const MOVE_HEADER: usize = 9;
 /// generated, formats back, and plays (unless the game is over, e.g. by a
 /// move limit, when checked play must refuse it), and that a refused one (and
 /// checked play of a garbage move value) leaves the position unchanged.
-pub fn fuzz_move<P: FuzzGame>(data: &[u8]) {
+pub fn fuzz_move<P: Position>(data: &[u8]) {
     if data.len() < MOVE_HEADER {
         return;
     }
@@ -260,7 +210,7 @@ pub fn fuzz_move<P: FuzzGame>(data: &[u8]) {
         Err(_) => assert!(pos == before, "a failed parse_move changed the position"),
     }
 
-    check_play_any(&pos, P::garbage_move(garbage));
+    check_play_any(&pos, P::move_from_bytes(garbage));
 }
 
 /// Replay a record as game `P`; when it replays, write it back with

@@ -15,9 +15,9 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{Context, Result};
 use monte_engine::ai::{Choice, choose_any};
 use monte_engine::{Level, SearchOptions, Searcher};
-use monte_rules::any::{AnyError, AnyGame, MoveShape};
+use monte_rules::any::{AnyError, AnyGame, MoveShape, board_layout};
 use monte_rules::record::Record;
-use monte_rules::{GameKind, Outcome, Position, RenderStyle, Rng, Side, Status};
+use monte_rules::{GameKind, Outcome, RenderStyle, Rng, Side, Status};
 
 /// The level `hint` searches at (no noise).
 const HINT_LEVEL: u8 = 6;
@@ -210,7 +210,7 @@ impl Session {
         }
         text.push_str(&self.game.render(RenderStyle { color: self.settings.color, from: self.view_from }));
         if let Status::Over(o) = self.game.status()
-            && !position_over(&self.game)
+            && !self.game.position_status().is_over()
         {
             // Repetition is a matter of the game's history, which the
             // board (a position) does not show.
@@ -294,10 +294,7 @@ impl Session {
                 .filter(|m| m.from.as_deref() == Some(square.as_str()))
                 .map(|m| m.notation)
                 .collect();
-            let what = match self.game.kind() {
-                GameKind::Salta => "piece",
-                GameKind::Focus => "stack",
-            };
+            let what = self.game.piece_word();
             if from_here.is_empty() {
                 writeln!(out, "No legal move starts on {square}.").expect("write to a String");
             } else {
@@ -473,29 +470,11 @@ impl Session {
     }
 }
 
-/// Whether the position alone (without the game's history) is over; the
-/// board shows such an end itself.
-fn position_over(game: &AnyGame) -> bool {
-    match game {
-        AnyGame::Salta(g) => g.position().status().is_over(),
-        AnyGame::Focus(g) => g.position().status().is_over(),
-    }
-}
-
 /// The square a move text starts with (`c3` in `c3-d4`, `c3:e5`, `c3xc5`),
-/// named canonically, if it is one of the game's squares.
+/// if it is one of the game's squares.
 fn leading_square(kind: GameKind, text: &str) -> Option<String> {
     let head = text.split(['-', ':', 'x', '+']).next()?.trim();
-    match kind {
-        GameKind::Salta => {
-            use monte_rules::salta::geometry::{parse_square, square_name};
-            parse_square(head).ok().map(square_name)
-        }
-        GameKind::Focus => {
-            use monte_rules::focus::geometry::{parse_square, square_name};
-            parse_square(head).ok().map(square_name)
-        }
-    }
+    board_layout(kind).has_square(head).then(|| head.to_string())
 }
 
 /// Today's date as records write it (`2026.11.29`, UTC).

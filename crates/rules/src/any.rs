@@ -2,61 +2,14 @@
 //! (protocol, server, store): positions and moves travel as text, and every
 //! rule question is answered by the game's own [`Position`].
 
+pub use crate::board::{BoardLayout, MoveInfo, MoveShape};
 use crate::error::{MoveError, PositionError, RulesError};
-use crate::focus::{FocusMove, FocusPosition, MoveKind};
+use crate::focus::FocusPosition;
 use crate::game::Game;
 use crate::position::{GameKind, Position, RenderStyle, Status};
 use crate::record::{Record, RecordError};
-use crate::salta::{Kind, Piece, SaltaMove, SaltaPosition};
+use crate::salta::SaltaPosition;
 use crate::side::Side;
-
-/// A legal move described for a board: where it starts and ends and the
-/// choices it carries.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveInfo {
-    /// The move in the notation (what to send back to play it).
-    pub notation: String,
-    pub kind: MoveShape,
-    /// The square the piece or group starts on (none for drops and pass).
-    pub from: Option<String>,
-    /// The square it ends on (none for pass).
-    pub to: Option<String>,
-    /// Salta: the move carries a Salta call.
-    pub call: bool,
-    /// Salta jumps: every landing square in order (one path among equals).
-    pub path: Vec<String>,
-    /// Focus group moves: how many pieces move.
-    pub count: Option<u32>,
-}
-
-/// What a move does, in either game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MoveShape {
-    /// Salta: one piece to a neighbouring square.
-    Step,
-    /// Salta: a jump sequence; Focus: a stack's top piece moved alone.
-    Jump,
-    /// Focus: a group of pieces off the top of a stack.
-    Group,
-    /// Focus: a piece from the reserve.
-    Drop,
-    /// No move is possible: the turn passes.
-    Pass,
-}
-
-impl MoveShape {
-    /// `step`, `jump`, `group`, `drop` or `pass`: the name the server
-    /// sends.
-    pub const fn name(self) -> &'static str {
-        match self {
-            MoveShape::Step => "step",
-            MoveShape::Jump => "jump",
-            MoveShape::Group => "group",
-            MoveShape::Drop => "drop",
-            MoveShape::Pass => "pass",
-        }
-    }
-}
 
 /// Any error from building or playing a game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -205,38 +158,37 @@ impl AnyGame {
         if self.status().is_over() {
             return Vec::new();
         }
-        match self {
-            AnyGame::Salta(g) => {
-                let pos = g.position();
-                pos.legal_moves().iter().map(|&m| salta_move_info(pos, m)).collect()
-            }
-            AnyGame::Focus(g) => {
-                let pos = g.position();
-                pos.legal_moves().iter().map(|&m| focus_move_info(pos, m)).collect()
-            }
-        }
+        each!(self, g => {
+            let pos = g.position();
+            pos.legal_moves().iter().map(|&m| pos.move_info(m)).collect()
+        })
     }
 
     /// The `n`-th move of this game (from 0), described in the position it
     /// was played in: what a board needs to mark or slide a move played.
     pub fn played(&self, n: usize) -> Option<MoveInfo> {
-        match self {
-            AnyGame::Salta(g) => Some(salta_move_info(g.position_after(n)?, *g.moves().get(n)?)),
-            AnyGame::Focus(g) => Some(focus_move_info(g.position_after(n)?, *g.moves().get(n)?)),
-        }
+        each!(self, g => Some(g.position_after(n)?.move_info(*g.moves().get(n)?)))
     }
 
-    /// Salta: each piece (its token, `S1`) and the square it must reach
-    /// under this game's rules; empty for games without targets.
+    /// Each piece (its token, `S1`) and the square it must reach under
+    /// this game's rules; empty for games without targets.
     pub fn targets(&self) -> Vec<(String, String)> {
-        let AnyGame::Salta(g) = self else {
-            return Vec::new();
-        };
-        let pos = g.position();
-        let pieces = Side::BOTH.into_iter().flat_map(|side| {
-            Kind::ALL.into_iter().flat_map(move |kind| (1..=5).map(move |number| Piece { side, kind, number }))
-        });
-        pieces.map(|piece| (piece.token(), crate::salta::geometry::square_name(pos.target(piece)))).collect()
+        each!(self, g => g.position().targets())
+    }
+
+    /// The status by the position alone, without the game's history
+    /// (no repetition): what the board itself shows.
+    pub fn position_status(&self) -> Status {
+        each!(self, g => g.position().status())
+    }
+
+    /// What a move takes from its first square, in running text
+    /// ([`Position::PIECE_WORD`]).
+    pub fn piece_word(&self) -> &'static str {
+        fn word<P: Position>(_: &Game<P>) -> &'static str {
+            P::PIECE_WORD
+        }
+        each!(self, g => word(g))
     }
 
     /// A record of the game with extra tags (White, Black, Date, ...) and a
@@ -251,87 +203,11 @@ impl AnyGame {
     }
 }
 
-impl MoveInfo {
-    fn pass(notation: String) -> MoveInfo {
-        MoveInfo { notation, kind: MoveShape::Pass, from: None, to: None, call: false, path: Vec::new(), count: None }
-    }
-}
-
-/// A Salta move described in `pos`, the position it is played in.
-fn salta_move_info(pos: &SaltaPosition, m: SaltaMove) -> MoveInfo {
-    use crate::salta::geometry::square_name;
-    let notation = pos.format_move(m);
-    if m.is_pass() {
-        return MoveInfo::pass(notation);
-    }
-    let path = if m.is_jump() {
-        pos.jump_path(m.from, m.to).unwrap_or_default().into_iter().map(square_name).collect()
-    } else {
-        Vec::new()
-    };
-    MoveInfo {
-        notation,
-        kind: if m.is_jump() { MoveShape::Jump } else { MoveShape::Step },
-        from: Some(square_name(m.from)),
-        to: Some(square_name(m.to)),
-        call: m.call,
-        path,
-        count: None,
-    }
-}
-
-/// A Focus move described in `pos`, the position it is played in.
-fn focus_move_info(pos: &FocusPosition, m: FocusMove) -> MoveInfo {
-    use crate::focus::geometry::square_name;
-    let notation = pos.format_move(m);
-    let (kind, from, count) = match m.kind {
-        MoveKind::Pass => return MoveInfo::pass(notation),
-        MoveKind::Group => (MoveShape::Group, Some(square_name(m.from)), Some(m.group_size())),
-        MoveKind::Jump => (MoveShape::Jump, Some(square_name(m.from)), Some(1)),
-        MoveKind::Drop => (MoveShape::Drop, None, None),
-    };
-    MoveInfo { notation, kind, from, to: Some(square_name(m.to)), call: false, path: Vec::new(), count }
-}
-
-/// A game's board as a page draws it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardLayout {
-    /// Columns of the board's grid (`a`, `b`, ...).
-    pub files: u8,
-    /// Rows of the board's grid (`1`, `2`, ...).
-    pub ranks: u8,
-    /// The squares pieces stand on, rank by rank from the last rank down,
-    /// each from the `a` file: the order of the cells in a position string.
-    pub rows: Vec<Vec<String>>,
-    /// Each side's pieces in a game (on the board, in reserve or captured).
-    pub pieces_per_side: u8,
-}
-
-/// The board of a game: Salta's 50 dark squares of a 10x10 grid, Focus's
-/// 52 squares of an 8x8 grid without its corners.
+/// The board of a game of `kind`, as a page draws it.
 pub fn board_layout(kind: GameKind) -> BoardLayout {
-    fn rows(size: i32, square: impl Fn(i32, i32) -> Option<String>) -> Vec<Vec<String>> {
-        (0..size).rev().map(|y| (0..size).filter_map(|x| square(x, y)).collect()).collect()
-    }
     match kind {
-        GameKind::Salta => {
-            use crate::salta::geometry::{square_at, square_name};
-            BoardLayout {
-                files: 10,
-                ranks: 10,
-                rows: rows(10, |x, y| square_at(x, y).map(square_name)),
-                pieces_per_side: 15,
-            }
-        }
-        GameKind::Focus => {
-            use crate::focus::geometry::{square_at, square_name};
-            BoardLayout {
-                files: 8,
-                ranks: 8,
-                rows: rows(8, |x, y| square_at(x, y).map(square_name)),
-                pieces_per_side: crate::focus::PIECES,
-            }
-        }
+        GameKind::Salta => SaltaPosition::board_layout(),
+        GameKind::Focus => FocusPosition::board_layout(),
     }
 }
 

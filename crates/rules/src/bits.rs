@@ -17,3 +17,10 @@ impl Iterator for Squares {
         }
     }
 }
+
+/// The `n`-th square of a non-empty bitboard, counting round it as often
+/// as `n` needs.
+pub fn nth_square(board: u64, n: u8) -> u8 {
+    let count = board.count_ones().max(1) as usize;
+    Squares(board).nth(usize::from(n) % count).unwrap_or(0)
+}

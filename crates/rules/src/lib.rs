@@ -11,6 +11,7 @@
 
 pub mod any;
 pub mod bits;
+pub mod board;
 pub mod error;
 pub mod focus;
 pub mod game;

@@ -4,6 +4,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
+use crate::board::{BoardLayout, MoveInfo};
 use crate::error::{MoveError, PositionError, RulesError};
 use crate::rng::Rng;
 use crate::side::Side;
@@ -188,6 +189,13 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
 
     const KIND: GameKind;
 
+    /// What a move takes from its first square, in running text ("the
+    /// piece on c3 can play ..."): `piece`, or `stack` in Focus.
+    const PIECE_WORD: &'static str = "piece";
+
+    /// The board, as a page draws it.
+    fn board_layout() -> BoardLayout;
+
     /// The start position of the rule set.
     fn start(rules: Self::Rules) -> Self;
 
@@ -306,6 +314,21 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
     /// The board, its file letters and rank numbers, and a summary of the
     /// game for a terminal, drawn as `style` asks.
     fn render(&self, style: RenderStyle) -> String;
+
+    /// A legal move described for a board: its squares and its shape.
+    fn move_info(&self, mv: Self::Move) -> MoveInfo;
+
+    /// Each piece (its token, `S1`) and the square it must reach under
+    /// these rules, for games whose pieces have targets; empty otherwise.
+    fn targets(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// A move value made from three bytes, legal or not, for fuzzing
+    /// checked play: mostly between squares of the board, and with the
+    /// high bit of `bytes[2]` set, any values at all (squares off the
+    /// board included).
+    fn move_from_bytes(bytes: [u8; 3]) -> Self::Move;
 }
 
 /// How [`Position::render`] draws the board.

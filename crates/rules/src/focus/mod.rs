@@ -1,6 +1,7 @@
 //! Focus: the stacking game (Sid Sackson, 1963), in the form of the source
 //! text.
 
+mod board;
 pub mod geometry;
 mod notation;
 mod position;

@@ -3,6 +3,7 @@ use std::fmt;
 use super::geometry::{BOARD, Dir, OFF, RAY, REACH, Square, Squares, coords, shift, square_at};
 use super::rules::{FocusRules, GroupMoves};
 use super::{MAX_HEIGHT, PIECES};
+use crate::board::{BoardLayout, MoveInfo};
 use crate::error::{MoveError, PositionError};
 use crate::position::GameKind;
 use crate::position::{EndReason, MoveList, Outcome, Position, RenderStyle, Status};
@@ -486,6 +487,11 @@ impl Position for FocusPosition {
     type Move = FocusMove;
     type Rules = FocusRules;
     const KIND: GameKind = GameKind::Focus;
+    const PIECE_WORD: &'static str = "stack";
+
+    fn board_layout() -> BoardLayout {
+        super::board::layout()
+    }
 
     fn start(rules: FocusRules) -> Self {
         Self::from_fen(rules, super::START_FEN).expect("the start position is valid")
@@ -752,6 +758,14 @@ impl Position for FocusPosition {
 
     fn render(&self, style: RenderStyle) -> String {
         self.render_board(style)
+    }
+
+    fn move_info(&self, mv: FocusMove) -> MoveInfo {
+        super::board::move_info(self, mv)
+    }
+
+    fn move_from_bytes(bytes: [u8; 3]) -> FocusMove {
+        super::board::move_from_bytes(bytes)
     }
 }
 

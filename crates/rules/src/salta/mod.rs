@@ -1,5 +1,6 @@
 //! Salta: the race game of Monte Carlo, 1900.
 
+mod board;
 pub mod geometry;
 mod movegen;
 mod notation;

@@ -2,6 +2,7 @@ use std::fmt;
 
 use super::geometry::{self, BOARD, SQUARE_SLOTS, Square, Squares, parse_square, reflect, square_at, square_name};
 use super::rules::{Goal, LimitResult, SaltaRules};
+use crate::board::{BoardLayout, MoveInfo};
 use crate::error::{MoveError, PositionError};
 use crate::position::GameKind;
 use crate::position::{EndReason, MoveList, Outcome, Position, RenderStyle, Status};
@@ -444,6 +445,10 @@ impl Position for SaltaPosition {
     type Rules = SaltaRules;
     const KIND: GameKind = GameKind::Salta;
 
+    fn board_layout() -> BoardLayout {
+        super::board::layout()
+    }
+
     fn start(rules: SaltaRules) -> Self {
         let mut board = [EMPTY; SQUARE_SLOTS];
         for code in 1..CODES as u8 {
@@ -624,5 +629,17 @@ impl Position for SaltaPosition {
 
     fn render(&self, style: RenderStyle) -> String {
         self.render_board(style)
+    }
+
+    fn move_info(&self, mv: SaltaMove) -> MoveInfo {
+        super::board::move_info(self, mv)
+    }
+
+    fn targets(&self) -> Vec<(String, String)> {
+        super::board::targets(self)
+    }
+
+    fn move_from_bytes(bytes: [u8; 3]) -> SaltaMove {
+        super::board::move_from_bytes(bytes)
     }
 }
