@@ -1,14 +1,14 @@
-//! Either game behind one type, for code that chooses the game at run time
+//! Any game behind one type, for code that chooses the game at run time
 //! (protocol, server, store): positions and moves travel as text, and every
 //! rule question is answered by the game's own [`Position`].
 
+pub use crate::AnyGame;
+use crate::GameKind;
 pub use crate::board::{BoardLayout, MoveInfo, MoveShape};
 use crate::error::{MoveError, PositionError, RulesError};
-use crate::focus::FocusPosition;
 use crate::game::Game;
-use crate::position::{GameKind, Position, RenderStyle, Status};
+use crate::position::{Position, RenderStyle, Status};
 use crate::record::{Record, RecordError};
-use crate::salta::SaltaPosition;
 use crate::side::Side;
 
 /// Any error from building or playing a game.
@@ -22,22 +22,6 @@ pub enum AnyError {
     Move(#[from] MoveError),
     #[error(transparent)]
     Record(#[from] RecordError),
-}
-
-/// A game of either kind, with its history.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    Salta(Game<SaltaPosition>),
-    Focus(Game<FocusPosition>),
-}
-
-macro_rules! each {
-    ($self:expr, $g:ident => $body:expr) => {
-        match $self {
-            AnyGame::Salta($g) => $body,
-            AnyGame::Focus($g) => $body,
-        }
-    };
 }
 
 impl AnyGame {
@@ -56,10 +40,7 @@ impl AnyGame {
             };
             Ok(Game::new(start))
         }
-        Ok(match kind {
-            GameKind::Salta => AnyGame::Salta(make(rules, fen)?),
-            GameKind::Focus => AnyGame::Focus(make(rules, fen)?),
-        })
+        with_game!(kind, P => Ok(AnyGame::from(make::<P>(rules, fen)?)))
     }
 
     /// A rule set of `kind` in its canonical text form (the preset's name,
@@ -68,10 +49,7 @@ impl AnyGame {
         fn canonical<R: crate::RuleSet>(rules: &str) -> Result<String, AnyError> {
             Ok(rules.trim().parse::<R>()?.to_string())
         }
-        match kind {
-            GameKind::Salta => canonical::<crate::salta::SaltaRules>(rules),
-            GameKind::Focus => canonical::<crate::focus::FocusRules>(rules),
-        }
+        with_game!(kind, P => canonical::<<P as Position>::Rules>(rules))
     }
 
     /// Replay a record (its `Game` tag chooses the game; default Salta).
@@ -81,63 +59,53 @@ impl AnyGame {
             Some(g) => g.parse()?,
             None => GameKind::Salta,
         };
-        Ok(match kind {
-            GameKind::Salta => AnyGame::Salta(record.replay()?),
-            GameKind::Focus => AnyGame::Focus(record.replay()?),
-        })
-    }
-
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyGame::Salta(_) => GameKind::Salta,
-            AnyGame::Focus(_) => GameKind::Focus,
-        }
+        with_game!(kind, P => Ok(AnyGame::from(record.replay::<P>()?)))
     }
 
     /// The rule set in its text form.
     pub fn rules(&self) -> String {
-        each!(self, g => g.position().rules().to_string())
+        each_game!(self, g => g.position().rules().to_string())
     }
 
     /// The current position string.
     pub fn fen(&self) -> String {
-        each!(self, g => g.position().fen())
+        each_game!(self, g => g.position().fen())
     }
 
     /// The start position string.
     pub fn start_fen(&self) -> String {
-        each!(self, g => g.start().fen())
+        each_game!(self, g => g.start().fen())
     }
 
     pub fn side_to_move(&self) -> Side {
-        each!(self, g => g.position().side_to_move())
+        each_game!(self, g => g.position().side_to_move())
     }
 
     /// Plies played in this game (not counting those before its start position).
     pub fn moves_played(&self) -> usize {
-        each!(self, g => g.moves().len())
+        each_game!(self, g => g.moves().len())
     }
 
     /// The status, threefold repetition included.
     pub fn status(&self) -> Status {
-        each!(self, g => g.status())
+        each_game!(self, g => g.status())
     }
 
     /// The outcome the rule set gives the game stopped now at its move
     /// limit ([`Position::limit_outcome`]).
     pub fn limit_outcome(&self) -> crate::position::Outcome {
-        each!(self, g => g.position().limit_outcome())
+        each_game!(self, g => g.position().limit_outcome())
     }
 
     /// The moves played, in notation.
     pub fn history(&self) -> Vec<String> {
-        each!(self, g => g.move_texts())
+        each_game!(self, g => g.move_texts())
     }
 
     /// Play a move given in notation; returns it in canonical notation. On
     /// error nothing changes.
     pub fn play(&mut self, text: &str) -> Result<String, AnyError> {
-        each!(self, g => {
+        each_game!(self, g => {
             let before = g.position().clone();
             let mv = g.play_text(text)?;
             Ok(before.format_move(mv))
@@ -146,7 +114,7 @@ impl AnyGame {
 
     /// Take back the last move; returns it in notation.
     pub fn undo(&mut self) -> Option<String> {
-        each!(self, g => {
+        each_game!(self, g => {
             let mv = g.undo()?;
             Some(g.position().format_move(mv))
         })
@@ -158,7 +126,7 @@ impl AnyGame {
         if self.status().is_over() {
             return Vec::new();
         }
-        each!(self, g => {
+        each_game!(self, g => {
             let pos = g.position();
             pos.legal_moves().iter().map(|&m| pos.move_info(m)).collect()
         })
@@ -167,53 +135,59 @@ impl AnyGame {
     /// The `n`-th move of this game (from 0), described in the position it
     /// was played in: what a board needs to mark or slide a move played.
     pub fn played(&self, n: usize) -> Option<MoveInfo> {
-        each!(self, g => Some(g.position_after(n)?.move_info(*g.moves().get(n)?)))
+        each_game!(self, g => Some(g.position_after(n)?.move_info(*g.moves().get(n)?)))
     }
 
     /// Each piece (its token, `S1`) and the square it must reach under
     /// this game's rules; empty for games without targets.
     pub fn targets(&self) -> Vec<(String, String)> {
-        each!(self, g => g.position().targets())
+        each_game!(self, g => g.position().targets())
     }
 
     /// The status by the position alone, without the game's history
     /// (no repetition): what the board itself shows.
     pub fn position_status(&self) -> Status {
-        each!(self, g => g.position().status())
+        each_game!(self, g => g.position().status())
     }
 
     /// What a move takes from its first square, in running text
     /// ([`Position::PIECE_WORD`]).
     pub fn piece_word(&self) -> &'static str {
-        fn word<P: Position>(_: &Game<P>) -> &'static str {
-            P::PIECE_WORD
-        }
-        each!(self, g => word(g))
+        with_game!(self.kind(), P => P::PIECE_WORD)
     }
 
     /// A record of the game with extra tags (White, Black, Date, ...) and a
     /// result for a game the rules have not ended (resignation, `*`).
     pub fn record(&self, tags: &[(&str, &str)], result: Option<&str>) -> Record {
-        each!(self, g => Record::from_game(g, tags, result))
+        each_game!(self, g => Record::from_game(g, tags, result))
     }
 
     /// The board as text for a terminal ([`Position::render`]).
     pub fn render(&self, style: RenderStyle) -> String {
-        each!(self, g => g.position().render(style))
+        each_game!(self, g => g.position().render(style))
     }
 }
 
 /// The board of a game of `kind`, as a page draws it.
 pub fn board_layout(kind: GameKind) -> BoardLayout {
-    match kind {
-        GameKind::Salta => SaltaPosition::board_layout(),
-        GameKind::Focus => FocusPosition::board_layout(),
-    }
+    with_game!(kind, P => P::board_layout())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_game_of_the_list_is_named_and_dispatched() {
+        for kind in GameKind::ALL {
+            assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
+            assert_eq!(kind.name().to_uppercase().parse::<GameKind>(), Ok(kind));
+            assert_eq!(with_game!(kind, P => P::KIND), kind);
+            assert_eq!(AnyGame::new(kind, "seed", None).unwrap().kind(), kind);
+        }
+        let error = "chess".parse::<GameKind>().unwrap_err().to_string();
+        assert!(error.starts_with("unknown game `chess` (known: salta, focus"), "{error}");
+    }
 
     #[test]
     fn canonical_rules_are_what_a_game_of_them_reports() {

@@ -1,6 +1,6 @@
 //! Exact rules of Salta (Monte Carlo, 1900) and Focus (the stacking game).
 //!
-//! Both games implement [`Position`]: a validated, cheaply copyable game
+//! Every game implements [`Position`]: a validated, cheaply copyable game
 //! position with move generation, checked and unchecked play, Zobrist
 //! hashing and notation. Search, protocol, store and server are written once
 //! against this trait. Game-level policy that needs history (threefold
@@ -8,6 +8,20 @@
 //!
 //! Rules are values: [`salta::SaltaRules`] and [`focus::FocusRules`] are
 //! small `Copy` structs of options with named presets.
+//!
+//! The games are named once, in the `games!` list below (see
+//! [`registry`]): it makes [`GameKind`], [`AnyGame`] and the dispatch
+//! macros [`with_game!`] and [`each_game!`].
+
+#[macro_use]
+pub mod registry;
+
+// The games: one line each (before the modules, which use the macros
+// the list makes).
+games! {
+    Salta => "salta", salta::SaltaPosition;
+    Focus => "focus", focus::FocusPosition;
+}
 
 pub mod any;
 pub mod bits;
@@ -26,8 +40,6 @@ mod zobrist;
 
 pub use error::{MoveError, PositionError, RulesError};
 pub use game::Game;
-pub use position::{
-    EndReason, GameKind, MAX_MOVES, MoveList, Outcome, Position, RenderStyle, RuleSet, Status, result_string,
-};
+pub use position::{EndReason, MAX_MOVES, MoveList, Outcome, Position, RenderStyle, RuleSet, Status, result_string};
 pub use rng::Rng;
 pub use side::Side;

@@ -4,44 +4,11 @@ use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
+use crate::GameKind;
 use crate::board::{BoardLayout, MoveInfo};
 use crate::error::{MoveError, PositionError, RulesError};
 use crate::rng::Rng;
 use crate::side::Side;
-
-/// Which of the two games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    Salta,
-    Focus,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Salta, GameKind::Focus];
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameKind::Salta => "salta",
-            GameKind::Focus => "focus",
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GameKind {
-    type Err = RulesError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "salta" => Ok(GameKind::Salta),
-            "focus" => Ok(GameKind::Focus),
-            _ => Err(RulesError::new(format!("unknown game `{s}` (known: salta, focus)"))),
-        }
-    }
-}
 
 /// Upper bound on the number of legal moves in any valid position of either
 /// game (Salta: every move ends on one of 20 empty squares, so at most

@@ -2,9 +2,9 @@ use std::fmt;
 
 use super::geometry::{self, BOARD, SQUARE_SLOTS, Square, Squares, parse_square, reflect, square_at, square_name};
 use super::rules::{Goal, LimitResult, SaltaRules};
+use crate::GameKind;
 use crate::board::{BoardLayout, MoveInfo};
 use crate::error::{MoveError, PositionError};
-use crate::position::GameKind;
 use crate::position::{EndReason, MoveList, Outcome, Position, RenderStyle, Status};
 use crate::side::Side;
 use crate::zobrist;
