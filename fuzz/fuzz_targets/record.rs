@@ -1,5 +1,5 @@
 //! Any text as a game record: the writer round-trips what the parser
-//! accepts, and replaying it as Salta or Focus never panics.
+//! accepts, and replaying it as any game never panics.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

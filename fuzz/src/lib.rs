@@ -6,11 +6,9 @@
 
 use std::collections::HashSet;
 
-use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
-use monte_rules::salta::SaltaPosition;
-use monte_rules::{EndReason, Position, RenderStyle, Rng, RuleSet, Side, Status};
+use monte_rules::{EndReason, GameKind, Position, RenderStyle, Rng, RuleSet, Side, Status, with_game};
 
 /// The game is over by its goal or by lost pieces (when `generate` must be
 /// empty), as opposed to a move limit (when it need not be).
@@ -241,14 +239,15 @@ where
 }
 
 /// The record target: parse; on success the writer round-trips and replay
-/// as either game does not panic.
+/// as every game of the registry does not panic.
 pub fn fuzz_record(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(record) = Record::parse(text) else { return };
     let written = record.to_string();
     assert_eq!(Record::parse(&written), Ok(record.clone()), "Record writer round trip fails; written:\n{written}");
-    check_replay::<SaltaPosition>(&record);
-    check_replay::<FocusPosition>(&record);
+    for kind in GameKind::ALL {
+        with_game!(kind, P => check_replay::<P>(&record));
+    }
 }
 
 /// Parse rules; on success `to_string().parse() == Ok(rules)`.
@@ -256,5 +255,13 @@ pub fn check_rules<R: RuleSet>(text: &str) {
     if let Ok(rules) = text.parse::<R>() {
         let written = rules.to_string();
         assert_eq!(written.parse::<R>(), Ok(rules), "rules {text:?} written as {written:?} do not parse back");
+    }
+}
+
+/// The rules target: any text as the rule set of every game of the
+/// registry ([`check_rules`]).
+pub fn fuzz_rules(text: &str) {
+    for kind in GameKind::ALL {
+        with_game!(kind, P => check_rules::<<P as Position>::Rules>(text));
     }
 }

@@ -58,7 +58,7 @@ pub struct LoadtestArgs {
     /// Play before measuring, in seconds
     #[arg(long, default_value_t = 2.0)]
     warmup: f64,
-    /// salta or focus
+    /// The game
     #[arg(long, default_value = "salta")]
     game: String,
     /// Rule set of the games. Default: Salta `seed,move-limit=60` (random
@@ -87,7 +87,7 @@ pub fn run(args: &LoadtestArgs) -> Result<()> {
     ensure!(args.warmup >= 0.0 && args.warmup.is_finite(), "--warmup must be >= 0");
     ensure!(args.runs > 0, "--runs must be at least 1");
     ensure!((1..=64).contains(&args.clients), "--clients must be 1 to 64");
-    ensure!(matches!(args.game.as_str(), "salta" | "focus"), "--game must be salta or focus");
+    args.game.parse::<monte_rules::GameKind>().context("--game")?;
     ensure!(args.url.is_none() || args.database.is_none(), "--database is for the server started here: not with --url");
     let threads = args.clients.min(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(threads).enable_all().build()?;

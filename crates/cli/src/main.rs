@@ -9,11 +9,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use monte_engine::{EngineGame, Limits, SearchOptions, Searcher};
-use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::perft::{divide, perft};
-use monte_rules::salta::SaltaPosition;
-use monte_rules::{Game, GameKind, Position, RenderStyle, RuleSet, Side, Status};
+use monte_rules::{Game, GameKind, Position, RenderStyle, RuleSet, Side, Status, with_game};
 
 /// mimalloc rather than glibc's malloc: the game server allocates and
 /// frees many small buffers per move (JSON, legal move lists, frames), and
@@ -298,34 +296,19 @@ macro_rules! out {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Perft { pos, depth, divide } => match pos.game {
-            GameKind::Salta => cmd_perft::<SaltaPosition>(&pos, depth, divide),
-            GameKind::Focus => cmd_perft::<FocusPosition>(&pos, depth, divide),
-        },
-        Command::Moves { pos } => match pos.game {
-            GameKind::Salta => cmd_moves::<SaltaPosition>(&pos),
-            GameKind::Focus => cmd_moves::<FocusPosition>(&pos),
-        },
+        Command::Perft { pos, depth, divide } => with_game!(pos.game, P => cmd_perft::<P>(&pos, depth, divide)),
+        Command::Moves { pos } => with_game!(pos.game, P => cmd_moves::<P>(&pos)),
         Command::Show { pos, moves, color } => {
             let color = match color {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
                 ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             };
-            match pos.game {
-                GameKind::Salta => cmd_show::<SaltaPosition>(&pos, moves.as_deref(), color),
-                GameKind::Focus => cmd_show::<FocusPosition>(&pos, moves.as_deref(), color),
-            }
+            with_game!(pos.game, P => cmd_show::<P>(&pos, moves.as_deref(), color))
         }
-        Command::Analyze { pos, search } => match pos.game {
-            GameKind::Salta => cmd_analyze::<SaltaPosition>(&pos, &search),
-            GameKind::Focus => cmd_analyze::<FocusPosition>(&pos, &search),
-        },
+        Command::Analyze { pos, search } => with_game!(pos.game, P => cmd_analyze::<P>(&pos, &search)),
         Command::Play { pos, white, black, record, color, seed } => {
-            let rules = match pos.game {
-                GameKind::Salta => pos.rules::<monte_rules::salta::SaltaRules>()?.to_string(),
-                GameKind::Focus => pos.rules::<monte_rules::focus::FocusRules>()?.to_string(),
-            };
+            let rules = with_game!(pos.game, P => pos.rules::<<P as Position>::Rules>()?.to_string());
             let game = monte_rules::any::AnyGame::new(pos.game, &rules, pos.fen.as_deref().map(str::trim))?;
             let terminal = std::io::stdout().is_terminal();
             let color = match color {
@@ -342,20 +325,14 @@ fn run(cli: Cli) -> Result<()> {
         Command::Tune { pos, games, depth, random_plies, seed, sample_every, data_out, data, records } => {
             let settings =
                 tune::TuneSettings { games, depth, seed, random_plies, sample_every, data_out, data_in: data, records };
-            match pos.game {
-                GameKind::Salta => tune::run::<SaltaPosition>(pos.rules()?, &settings),
-                GameKind::Focus => tune::run::<FocusPosition>(pos.rules()?, &settings),
-            }
+            with_game!(pos.game, P => tune::run::<P>(pos.rules()?, &settings))
         }
         Command::Bench { kind: None } => bench::run(),
         Command::Serve(args) => serve::serve(&args),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };
-            match pos.game {
-                GameKind::Salta => bench::playouts::<SaltaPosition>(pos.position()?, &settings),
-                GameKind::Focus => bench::playouts::<FocusPosition>(pos.position()?, &settings),
-            }
+            with_game!(pos.game, P => bench::playouts::<P>(pos.position()?, &settings))
         }
         Command::Match(args) => matches::run(&args),
     }

@@ -17,11 +17,9 @@ use monte_engine::ai;
 use monte_engine::mcts::{Leaf, Mcts, MctsOptions};
 use monte_engine::opponents::Script;
 use monte_engine::{DEFAULT_CONTEMPT, EngineGame, Level, Limits, MAX_CONTEMPT, SearchOptions, Searcher, level};
-use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::record::Record;
-use monte_rules::salta::SaltaPosition;
-use monte_rules::{Game, GameKind, MoveList, Side, Status};
+use monte_rules::{Game, MoveList, Side, Status, with_game};
 
 use crate::PositionArgs;
 use monte_rules::Rng;
@@ -500,7 +498,7 @@ impl Player {
                 let mv = game
                     .position()
                     .scripted_move(*script, &mut rng)
-                    .with_context(|| format!("{}: a scripted opponent plays Salta only", self.spec.name))?;
+                    .with_context(|| format!("{}: the script found no move", self.spec.name))?;
                 (mv, 0, 0)
             }
             _ => unreachable!("alpha-beta engines have a searcher"),
@@ -689,10 +687,7 @@ impl Progress {
 }
 
 pub fn run(args: &MatchArgs) -> Result<()> {
-    match args.pos.game {
-        GameKind::Salta => run_game::<SaltaPosition>(args),
-        GameKind::Focus => run_game::<FocusPosition>(args),
-    }
+    with_game!(args.pos.game, P => run_game::<P>(args))
 }
 
 fn run_game<P: EngineGame>(args: &MatchArgs) -> Result<()>
@@ -713,8 +708,12 @@ where
         bail!("--max-plies must be 1 or more");
     }
     for spec in &specs {
-        if matches!(spec.kind, EngineKind::Script(_)) && P::KIND != GameKind::Salta {
-            bail!("engine `{}`: the scripted opponents play Salta only", spec.name);
+        // A game has a script when its evaluation plays it: asked in the
+        // start position, where every script has a move to make.
+        if let EngineKind::Script(script) = spec.kind
+            && P::start(args.pos.rules()?).scripted_move(script, &mut Rng::new(args.seed)).is_none()
+        {
+            bail!("engine `{}`: {} has no {} script", spec.name, P::KIND, script.name());
         }
         if let Some(w) = &spec.weights
             && w.len() != P::weights().len()

@@ -206,7 +206,8 @@ impl Engine {
     fn identify(&self) {
         send(&format!("id name Monte {}", env!("CARGO_PKG_VERSION")));
         send("id author the Monte authors");
-        send(&format!("option name Game type combo default {} var salta var focus", self.kind));
+        let games: String = GameKind::ALL.iter().map(|kind| format!(" var {kind}")).collect();
+        send(&format!("option name Game type combo default {}{games}", self.kind));
         send(&format!("option name Rules type string default {}", self.rules));
         send("option name Level type spin default 0 min 0 max 8");
         send(&format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", self.threads));

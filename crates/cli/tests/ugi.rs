@@ -50,8 +50,9 @@ fn handshake_names_the_options_and_queries_answer() {
     let (mut ugi, hello) = engine(&[]);
     assert!(hello[0].starts_with("id name Monte "), "{hello:?}");
     assert!(hello[1].starts_with("id author "), "{hello:?}");
+    let games: String = GameKind::ALL.iter().map(|kind| format!(" var {kind}")).collect();
     for option in [
-        "option name Game type combo default salta var salta var focus",
+        &format!("option name Game type combo default salta{games}"),
         "option name Rules type string default seed",
         "option name Level type spin default 0 min 0 max 8",
         "option name Threads type spin default 1 min 1 max 256",

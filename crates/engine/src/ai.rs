@@ -1,7 +1,7 @@
 //! Choosing a move: the one facade over the searcher that the protocol,
 //! the terminal, the match runner and the server call. [`choose`] plays at
 //! a level (noise included), [`search`] at full strength within limits;
-//! [`choose_any`] and [`search_any`] do the same for a game of either kind,
+//! [`choose_any`] and [`search_any`] do the same for a game of any kind,
 //! with moves in notation.
 
 use std::sync::atomic::AtomicBool;
@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use monte_rules::any::AnyGame;
 use monte_rules::game::{Game, RepetitionRule};
-use monte_rules::{MoveList, Position, Rng};
+use monte_rules::{MoveList, Position, Rng, each_game};
 
 use crate::eval::EngineGame;
 use crate::levels::Level;
@@ -240,7 +240,7 @@ where
     })
 }
 
-/// [`choose`] for a game of either kind, with moves in notation.
+/// [`choose`] for a game of any kind, with moves in notation.
 pub fn choose_any(
     searcher: &Searcher,
     game: &AnyGame,
@@ -250,13 +250,10 @@ pub fn choose_any(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> Result<Choice<String>, AiError> {
-    match game {
-        AnyGame::Salta(g) => Ok(choose(searcher, g, level, clock, noise, stop, on_info)?.in_notation(g.position())),
-        AnyGame::Focus(g) => Ok(choose(searcher, g, level, clock, noise, stop, on_info)?.in_notation(g.position())),
-    }
+    each_game!(game, g => Ok(choose(searcher, g, level, clock, noise, stop, on_info)?.in_notation(g.position())))
 }
 
-/// [`search`] for a game of either kind, with moves in notation.
+/// [`search`] for a game of any kind, with moves in notation.
 pub fn search_any(
     searcher: &Searcher,
     game: &AnyGame,
@@ -264,10 +261,7 @@ pub fn search_any(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> Result<Choice<String>, AiError> {
-    match game {
-        AnyGame::Salta(g) => Ok(search(searcher, g, limits, stop, on_info)?.in_notation(g.position())),
-        AnyGame::Focus(g) => Ok(search(searcher, g, limits, stop, on_info)?.in_notation(g.position())),
-    }
+    each_game!(game, g => Ok(search(searcher, g, limits, stop, on_info)?.in_notation(g.position())))
 }
 
 #[cfg(test)]

@@ -343,6 +343,7 @@ pub struct GameSummary {
 
 /// The schemas of the text fields that take one of a few values.
 pub mod one_of {
+    use monte_rules::GameKind;
     use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
 
     fn strings(values: &[&str]) -> Object {
@@ -382,8 +383,12 @@ pub mod one_of {
         strings(&["alive"])
     }
 
+    /// The games of every build (a test-only game is left out, so that
+    /// the published document is the shipped server's).
     pub fn game_kind() -> Object {
-        strings(&["salta", "focus"])
+        let names: Vec<&str> =
+            GameKind::ALL.into_iter().filter(|kind| kind.in_every_build()).map(GameKind::name).collect();
+        strings(&names)
     }
 
     pub fn game_status() -> Object {
