@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::error::RulesError;
 use crate::position::{RuleSet, parse_rules};
-use crate::salta::rules::{parse_limit, parse_switch};
+use crate::salta::rules::{limit_text, parse_limit, parse_switch, unknown_option};
 use crate::side::Side;
 
 /// How a group of two or more pieces treats the squares it passes and lands on.
@@ -133,12 +133,7 @@ impl RuleSet for FocusRules {
             "jumps" => self.jumps = parse_switch(key, value)?,
             "move-limit" => self.move_limit = parse_limit(value)?,
             "draw-goes-to-first" => self.draw_goes_to_first = parse_switch(key, value)?,
-            _ => {
-                return Err(RulesError::new(format!(
-                    "unknown Focus option `{key}` (known: {})",
-                    OPTIONS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
-                )));
-            }
+            _ => return Err(unknown_option("Focus", key, OPTIONS)),
         }
         Ok(())
     }
@@ -171,10 +166,7 @@ impl fmt::Display for FocusRules {
             write!(f, ",jumps={}", if self.jumps { "on" } else { "off" })?;
         }
         if self.move_limit != base.move_limit {
-            match self.move_limit {
-                Some(n) => write!(f, ",move-limit={n}")?,
-                None => f.write_str(",move-limit=none")?,
-            }
+            write!(f, ",move-limit={}", limit_text(self.move_limit))?;
         }
         if self.draw_goes_to_first != base.draw_goes_to_first {
             write!(f, ",draw-goes-to-first={}", if self.draw_goes_to_first { "on" } else { "off" })?;

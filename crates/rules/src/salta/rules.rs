@@ -249,12 +249,7 @@ impl RuleSet for SaltaRules {
             "move-limit" => self.move_limit = parse_limit(value)?,
             "limit-result" => self.limit_result = parse_choice(key, value, LIMIT_RESULTS)?,
             "repetition" => self.repetition_draw = parse_switch(key, value)?,
-            _ => {
-                return Err(RulesError::new(format!(
-                    "unknown Salta option `{key}` (known: {})",
-                    OPTIONS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
-                )));
-            }
+            _ => return Err(unknown_option("Salta", key, OPTIONS)),
         }
         Ok(())
     }
@@ -286,6 +281,18 @@ pub(crate) fn parse_limit(value: Option<&str>) -> Result<Option<u32>, RulesError
     }
 }
 
+/// The error for an option a game's rule sets do not have, listing those
+/// they have.
+pub(crate) fn unknown_option(game: &str, key: &str, options: &[(&str, &str)]) -> RulesError {
+    let known: Vec<&str> = options.iter().map(|(name, _)| *name).collect();
+    RulesError::new(format!("unknown {game} option `{key}` (known: {})", known.join(", ")))
+}
+
+/// A move limit as `parse_limit` reads it: the number, or `none`.
+pub(crate) fn limit_text(limit: Option<u32>) -> String {
+    limit.map_or_else(|| "none".to_string(), |n| n.to_string())
+}
+
 impl fmt::Display for SaltaRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let base = Self::from_preset(self.preset);
@@ -312,10 +319,7 @@ impl fmt::Display for SaltaRules {
             write!(f, ",equalising-move={}", on_off(self.equalising_move))?;
         }
         if self.move_limit != base.move_limit {
-            match self.move_limit {
-                Some(n) => write!(f, ",move-limit={n}")?,
-                None => f.write_str(",move-limit=none")?,
-            }
+            write!(f, ",move-limit={}", limit_text(self.move_limit))?;
         }
         if self.limit_result != base.limit_result {
             write!(f, ",limit-result={}", name_of(LIMIT_RESULTS, self.limit_result))?;
