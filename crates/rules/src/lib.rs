@@ -21,6 +21,8 @@ pub mod registry;
 games! {
     Salta => "salta", salta::SaltaPosition;
     Focus => "focus", focus::FocusPosition;
+    #[cfg(feature = "toy")]
+    Toy => "toy", toy::ToyPosition;
 }
 
 pub mod any;
@@ -36,6 +38,8 @@ pub mod record;
 mod rng;
 pub mod salta;
 pub mod side;
+#[cfg(feature = "toy")]
+pub mod toy;
 mod zobrist;
 
 pub use error::{MoveError, PositionError, RulesError};

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use monte_rules::any::AnyGame;
+use monte_rules::any::{AnyGame, board_layout};
 use monte_rules::{GameKind, RenderStyle, Side};
 
 /// A position worth pinning, by name (the start of its golden files' names).
@@ -15,7 +15,13 @@ struct Case {
     name: &'static str,
     game: GameKind,
     fen: &'static str,
+    /// The width of a grid row's rank label, and of each of its cells.
+    label_width: usize,
+    cell_width: usize,
 }
+
+const SALTA_GRID: (usize, usize) = (4, 3);
+const FOCUS_GRID: (usize, usize) = (2, 7);
 
 const CASES: [Case; 5] = [
     Case {
@@ -23,6 +29,8 @@ const CASES: [Case; 5] = [
         game: GameKind::Salta,
         fen: "s5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,o4,o3,o2,o1/.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./\
               O1,O2,O3,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w - 0",
+        label_width: SALTA_GRID.0,
+        cell_width: SALTA_GRID.1,
     },
     // Black must jump over the called piece on f8 (marked `!`).
     Case {
@@ -30,18 +38,24 @@ const CASES: [Case; 5] = [
         game: GameKind::Salta,
         fen: "s5,.,.,s2,s1/m5,m4,s4,.,m1/o5,s3,M3,m2,o1/.,.,.,.,./.,o3,O3,.,./.,.,O2,.,./.,m3,O4,o2,./\
               O1,.,.,o4,O5/M1,M2,S3,M4,M5/S1,S2,.,S4,S5 b f8 39",
+        label_width: SALTA_GRID.0,
+        cell_width: SALTA_GRID.1,
     },
     Case {
         name: "salta-over",
         game: GameKind::Salta,
         fen: "S5,S4,S3,S2,S1/M5,M4,M3,M2,M1/O5,O4,O3,O2,O1/.,.,.,.,./.,m4,.,.,o4/.,o2,o1,s2,./.,.,o3,.,./\
               .,.,.,.,o5/m1,m2,m3,.,m5/s1,.,s3,s4,s5 b - 683",
+        label_width: SALTA_GRID.0,
+        cell_width: SALTA_GRID.1,
     },
     Case {
         name: "focus-start",
         game: GameKind::Focus,
         fen: ".,.,.,./b,b,w,w,b,b/.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./.,w,w,b,b,w,w,./.,b,b,w,w,b,b,./\
               w,w,b,b,w,w/.,.,.,. w 0 0 0",
+        label_width: FOCUS_GRID.0,
+        cell_width: FOCUS_GRID.1,
     },
     // Towers up to five high, pieces in reserve and captured.
     Case {
@@ -49,6 +63,8 @@ const CASES: [Case; 5] = [
         game: GameKind::Focus,
         fen: ".,.,w,./.,.,.,.,.,./.,.,.,.,.,.,.,./.,w,.,.,.,.,wbbwb,./.,w,.,.,.,.,.,./.,.,w,.,wb,bb,.,./\
               w,.,.,.,.,./.,.,.,bb b 0 10 149",
+        label_width: FOCUS_GRID.0,
+        cell_width: FOCUS_GRID.1,
     },
 ];
 
@@ -102,10 +118,8 @@ fn cells(row: &str, label_width: usize, cell_width: usize) -> Vec<String> {
 #[test]
 fn blacks_view_is_whites_turned_half_a_turn_with_the_same_summary() {
     for case in &CASES {
-        let (rows, label_width, cell_width) = match case.game {
-            GameKind::Salta => (10, 4, 3),
-            GameKind::Focus => (8, 2, 7),
-        };
+        let (label_width, cell_width) = (case.label_width, case.cell_width);
+        let rows = usize::from(board_layout(case.game).ranks);
         let game = game(case);
         let white = game.render(RenderStyle { color: false, from: Side::White });
         let black = game.render(RenderStyle { color: false, from: Side::Black });
