@@ -6,6 +6,8 @@ pub mod eval;
 pub mod limits;
 pub mod score;
 pub mod search;
+#[cfg(feature = "toy")]
+mod toy;
 pub mod tt;
 
 pub use eval::EngineGame;

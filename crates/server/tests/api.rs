@@ -830,6 +830,39 @@ async fn kinds_describe_the_board_start_and_targets_from_the_rules() {
     assert!(v["error"].as_str().unwrap().contains("nosuch"), "{v}");
 }
 
+/// The test-only toy game (`monte_rules::toy`): the server has no code of
+/// its own for it, only the game's line in the list of games.
+#[tokio::test]
+async fn the_toy_game_is_served_like_the_real_ones() {
+    let s = sqlite().await;
+    full_game(&s, "toy").await;
+    let kind = s.ok("GET", "/api/kinds/toy", None, None).await;
+    assert_eq!(kind["start_fen"], monte_rules::toy::START_FEN);
+    assert_eq!(
+        kind["board"]["rows"],
+        json!([["a4", "b4", "c4"], ["a3", "b3", "c3"], ["a2", "b2", "c2"], ["a1", "b1", "c1"]])
+    );
+
+    let created = s.create(json!({ "game": "toy", "white": "me", "black": "ai:1" })).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let white = created["tokens"]["white"].as_str().unwrap();
+    let from = &created["game"]["legal_moves"]["from"];
+    let counts: Vec<(&str, usize)> = from
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(square, moves)| (square.as_str(), moves.as_array().unwrap().len()))
+        .collect();
+    assert_eq!(counts, [("a1", 2), ("b1", 3), ("c1", 2)], "{from}");
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": "b1-b2" }))).await;
+    let after = wait_for_ply(&s, id, 2).await;
+    assert_eq!(after["history"][0], "b1-b2");
+    assert_eq!(after["side_to_move"], "white");
+    let (status, v) =
+        s.call("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": "a1-a3" }))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+}
+
 #[tokio::test]
 async fn the_last_move_comes_with_its_squares() {
     let s = sqlite().await;
