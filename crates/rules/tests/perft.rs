@@ -1,7 +1,8 @@
 //! Perft cases from data files.
 //!
-//! Every `tests/perft/*.txt` is read. The game is named by the file name
-//! (`salta*.txt`, `focus*.txt`). One case per line:
+//! Every `tests/perft/*.txt` is read. The game is named by the start of
+//! the file name (`salta*.txt`, `focus*.txt`: any game of the list of
+//! games). One case per line:
 //!
 //! ```text
 //! rules ; position string ; depth=count depth=count ...
@@ -19,19 +20,11 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use monte_rules::Position;
-use monte_rules::focus::FocusPosition;
 use monte_rules::perft::perft;
-use monte_rules::salta::SaltaPosition;
+use monte_rules::{GameKind, Position, with_game};
 
 /// Expected counts above this are not run in debug builds.
 const DEBUG_LIMIT: u64 = 3_000_000;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Game {
-    Salta,
-    Focus,
-}
 
 /// One parsed line.
 #[derive(Debug, PartialEq, Eq)]
@@ -46,7 +39,7 @@ struct Case {
 struct Located {
     file: String,
     line: usize,
-    game: Game,
+    game: GameKind,
     case: Case,
 }
 
@@ -92,15 +85,11 @@ fn parse_line(text: &str) -> Result<Option<Case>, String> {
     Ok(Some(Case { rules: rules.to_string(), fen: fen.to_string(), counts }))
 }
 
-fn game_of(path: &Path) -> Game {
+fn game_of(path: &Path) -> GameKind {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    if stem.starts_with("salta") {
-        Game::Salta
-    } else if stem.starts_with("focus") {
-        Game::Focus
-    } else {
-        panic!("{}: cannot tell the game; perft case files are named salta*.txt or focus*.txt", path.display());
-    }
+    GameKind::ALL.into_iter().find(|kind| stem.starts_with(kind.name())).unwrap_or_else(|| {
+        panic!("{}: cannot tell the game; perft case files are named after it, e.g. salta*.txt", path.display())
+    })
 }
 
 fn case_files() -> Vec<PathBuf> {
@@ -159,18 +148,16 @@ fn run<P: Position>(c: &Located, skip_deep: bool) -> (Vec<String>, usize) {
 #[test]
 fn perft_cases_from_data_files() {
     let cases = load_cases();
-    for game in [Game::Salta, Game::Focus] {
-        assert!(cases.iter().any(|c| c.game == game), "no perft cases for {game:?}");
+    // A test-only game keeps its perft tests in its folder.
+    for game in GameKind::ALL.into_iter().filter(|kind| kind.in_every_build()) {
+        assert!(cases.iter().any(|c| c.game == game), "no perft cases for {game}");
     }
     let skip_deep = cfg!(debug_assertions);
     let mut failures = Vec::new();
     let mut skipped = 0;
     let mut run_entries = 0;
     for c in &cases {
-        let (f, s) = match c.game {
-            Game::Salta => run::<SaltaPosition>(c, skip_deep),
-            Game::Focus => run::<FocusPosition>(c, skip_deep),
-        };
+        let (f, s) = with_game!(c.game, P => run::<P>(c, skip_deep));
         run_entries += c.case.counts.len() - s;
         failures.extend(f);
         skipped += s;
