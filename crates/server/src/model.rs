@@ -409,7 +409,8 @@ pub mod one_of {
     }
 
     pub fn result() -> Object {
-        strings(&["1-0", "0-1", "1/2-1/2"])
+        use monte_rules::{Side, result_string};
+        strings(&[result_string(Some(Side::White)), result_string(Some(Side::Black)), result_string(None)])
     }
 
     pub fn reason() -> Object {
