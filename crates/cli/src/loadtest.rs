@@ -61,11 +61,11 @@ pub struct LoadtestArgs {
     /// The game
     #[arg(long, default_value = "salta")]
     game: String,
-    /// Rule set of the games. Default: Salta `seed,move-limit=60` (random
-    /// Salta games seldom end by themselves; real ones are a few dozen
-    /// moves each), Focus `seed`
-    #[arg(long)]
-    rules: Option<String>,
+    /// Rule set of the games (random Salta games seldom end by
+    /// themselves, so the default limits every game to 60 moves a side;
+    /// real games are a few dozen moves each)
+    #[arg(long, default_value = "seed,move-limit=60")]
+    rules: String,
     /// Client tasks driving the games
     #[arg(long, default_value_t = 4)]
     clients: usize,
@@ -243,10 +243,7 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
         Target::Started { shown, .. } => format!("started here on {shown}"),
         Target::Remote => format!("at {addr}"),
     };
-    let rules = args
-        .rules
-        .clone()
-        .unwrap_or_else(|| if args.game == "salta" { "seed,move-limit=60" } else { "seed" }.to_string());
+    let rules = args.rules.clone();
     let stagger = args.stagger.unwrap_or_else(|| game_length(&rules));
     println!(
         "monte loadtest: {} {} games ({rules}) at once, human v human, both seats over WebSocket; \
