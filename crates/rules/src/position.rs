@@ -125,8 +125,11 @@ pub trait RuleSet:
     fn option_help() -> &'static [(&'static str, &'static str)];
     /// Moves per side after which the game ends, if any.
     fn move_limit(&self) -> Option<u32>;
-    /// Check that the options fit together (after [`RuleSet::set_option`]).
-    fn validate(&self) -> Result<(), RulesError>;
+    /// Check that the options fit together (after [`RuleSet::set_option`]);
+    /// by default every combination is a playable game.
+    fn validate(&self) -> Result<(), RulesError> {
+        Ok(())
+    }
 }
 
 /// Parse `preset[,key[=value]]*`.

@@ -138,19 +138,15 @@ impl RuleSet for FocusRules {
         Ok(())
     }
 
+    // No `validate`: every combination of these options is a playable
+    // game (a group either sweeps or merges, the jump is independent of
+    // both, and repetition always ends a game that goes round in circles).
     fn option_help() -> &'static [(&'static str, &'static str)] {
         OPTIONS
     }
 
     fn move_limit(&self) -> Option<u32> {
         self.move_limit
-    }
-
-    fn validate(&self) -> Result<(), RulesError> {
-        // Every combination of these options is a playable game: a group
-        // either sweeps or merges, the jump is independent of both, and
-        // repetition always ends a game that goes round in circles.
-        Ok(())
     }
 }
 

@@ -59,10 +59,6 @@ impl RuleSet for ToyRules {
     fn move_limit(&self) -> Option<u32> {
         self.move_limit
     }
-
-    fn validate(&self) -> Result<(), RulesError> {
-        Ok(())
-    }
 }
 
 impl fmt::Display for ToyRules {
