@@ -6,7 +6,7 @@ import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createGame } from './pages.js';
 import { otherSide } from './position.js';
-import { resultText } from './game-status.js';
+import { resultText, scoreText } from './game-status.js';
 
 export class Actions {
   constructor(page) {
@@ -114,7 +114,7 @@ export class Actions {
     };
     this.banner.append(
       h('div', { class: 'banner-card', role: 'status' }, [
-        h('div', { class: 'result-score' }, r.result.replace('1/2', '½')),
+        h('div', { class: 'result-score' }, scoreText(r.result)),
         h('h2', {}, headline),
         h('p', {}, details.join(' · ')),
         h('div', { class: 'row' }, [

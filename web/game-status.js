@@ -5,6 +5,11 @@
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 
+/** A result as shown: `1/2-1/2` as `½-½`. */
+export function scoreText(result) {
+  return result.replaceAll('1/2', '½');
+}
+
 /** Who won, or a draw; empty while the game goes on. */
 export function resultText(view) {
   const r = view.result;

@@ -5,6 +5,7 @@ import { h, clear, toast } from './dom.js';
 import { t, levelName, onLangChange } from './i18n.js';
 import { GAMES, GAME_NAMES, kindOf, staticBoard } from './games.js';
 import { navigate } from './router.js';
+import { scoreText } from './game-status.js';
 
 const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
 /** The server's limits for a clock (crates/server/src/games.rs). */
@@ -275,7 +276,7 @@ function gameList(games, kind, previews = {}) {
     'ul',
     { class: 'game-list' },
     games.map((g) => {
-      const status = g.status === 'over' ? g.result : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
+      const status = g.status === 'over' ? scoreText(g.result) : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
       // Lists carry no invite codes: the open games are those open to anyone.
       const link = kind === 'open' ? `/join/${g.id}` : `/game/${g.id}`;
       const action = kind === 'open' ? t('join') : kind === 'mine' ? t('open') : t('watch');

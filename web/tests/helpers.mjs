@@ -257,3 +257,36 @@ export async function englishWords(page) {
   }
   return { texts: texts.length, words };
 }
+
+// ---- acting through the API, as another client would ----
+
+/** A JSON request to the server: resolves to `{ status, body }`. */
+export async function api(url, method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** A game between two people, both seats taken through the API: `{ id, white, black }` (tokens). */
+export async function friendGame(url, body = {}) {
+  const created = await api(url, 'POST', '/api/games', { game: 'salta', white: 'me', black: 'open', ...body });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const joined = await api(url, 'POST', `/api/invites/${created.body.invite.code}`, { name: 'Bob' });
+  assert.equal(joined.status, 200, JSON.stringify(joined.body));
+  return { id: created.body.game.id, white: created.body.tokens.white, black: joined.body.token };
+}
+
+/** Gives a page's browser a game's seat tokens (as if it had created the game), before it loads. */
+export async function holdSeats(page, id, seats) {
+  await page.addInitScript(
+    ([game, tokens]) => {
+      const all = JSON.parse(localStorage.getItem('monte.seats') || '{}');
+      all[game] = { ...tokens, at: Date.now() };
+      localStorage.setItem('monte.seats', JSON.stringify(all));
+    },
+    [id, seats],
+  );
+}

@@ -1,0 +1,22 @@
+// The game page's status and result: what the banner, the lists and the
+// status line say as a game goes on and ends.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, openPage, noErrors, api, friendGame, holdSeats } from './helpers.mjs';
+
+const env = serverAndBrowser();
+
+test('a drawn game reads ½-½ on its banner and in the list of my games', async () => {
+  const { id, white, black } = await friendGame(env.server.url);
+  assert.equal((await api(env.server.url, 'POST', `/api/games/${id}/draw`, { action: 'offer' }, white)).status, 200);
+  assert.equal((await api(env.server.url, 'POST', `/api/games/${id}/draw`, { action: 'accept' }, black)).status, 200);
+  const page = await openPage(env.browser);
+  await holdSeats(page, id, { white });
+  await page.goto(`${env.server.url}/game/${id}`);
+  await page.locator('.banner .result-score').waitFor();
+  assert.equal(await page.locator('.banner .result-score').innerText(), '½-½');
+  await page.goto(env.server.url);
+  await page.locator(`.my-games li[data-id="${id}"] .meta`, { hasText: '½-½' }).waitFor();
+  noErrors(page);
+});
