@@ -591,12 +591,12 @@ impl Games {
         let l = self.get(id).await?;
         let s = &l.row.state;
         let player = |seat: &SeatRow| match seat.player {
-            Player::Ai(n) => format!("Monte AI level {n}"),
-            Player::Human => seat.name.clone().unwrap_or_else(|| "?".into()),
+            Player::Ai(n) => format!("Monte level {n}"),
+            Player::Human => seat.name.clone().filter(|n| !n.trim().is_empty()).unwrap_or_else(|| "Anonymous".into()),
         };
         let (white, black) = (player(&s.white), player(&s.black));
-        let date = rfc3339(l.row.created_at);
-        let mut tags: Vec<(&str, &str)> = vec![("White", &white), ("Black", &black), ("Created", &date)];
+        let (date, time) = record_date_time(l.row.created_at);
+        let mut tags: Vec<(&str, &str)> = vec![("White", &white), ("Black", &black), ("Date", &date), ("Time", &time)];
         let reason = s.reason.clone().unwrap_or_default();
         let by_server = matches!(reason.as_str(), "resignation" | "time" | "agreement" | LENGTH_CAP | STOPPED);
         if by_server {
@@ -607,14 +607,17 @@ impl Games {
     }
 }
 
-/// A time in milliseconds since the Unix epoch as RFC 3339 in UTC, to the
-/// second (`2026-12-03T10:04:10Z`); the raw number if it is out of range.
-fn rfc3339(ms: i64) -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
-    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
-        .ok()
-        .and_then(|t| t.format(&format).ok())
-        .unwrap_or_else(|| ms.to_string())
+/// A time in milliseconds since the Unix epoch as the record's `Date`
+/// (`2026.12.03`) and `Time` (`10:04:10`), both in UTC; `????.??.??` and
+/// `??:??:??` (PGN's unknown) if it is out of range.
+fn record_date_time(ms: i64) -> (String, String) {
+    let date = time::macros::format_description!("[year].[month].[day]");
+    let clock = time::macros::format_description!("[hour]:[minute]:[second]");
+    let at = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)).ok();
+    let show = |format: &[time::format_description::BorrowedFormatItem<'_>], unknown: &str| {
+        at.and_then(|t| t.format(format).ok()).unwrap_or_else(|| unknown.into())
+    };
+    (show(date, "????.??.??"), show(clock, "??:??:??"))
 }
 
 /// The view `act` was asked for.
@@ -651,9 +654,10 @@ pub fn check_id(id: &str) -> ApiResult<()> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn record_dates_are_rfc3339_in_utc() {
-        assert_eq!(super::rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(super::rfc3339(1_796_292_250_999), "2026-12-03T10:04:10Z");
-        assert_eq!(super::rfc3339(i64::MAX), i64::MAX.to_string());
+    fn record_dates_are_pgn_dates_and_times_in_utc() {
+        let pair = |d: &str, t: &str| (d.to_string(), t.to_string());
+        assert_eq!(super::record_date_time(0), pair("1970.01.01", "00:00:00"));
+        assert_eq!(super::record_date_time(1_796_292_250_999), pair("2026.12.03", "10:04:10"));
+        assert_eq!(super::record_date_time(i64::MAX), pair("????.??.??", "??:??:??"));
     }
 }

@@ -175,10 +175,36 @@ async fn full_game(s: &Server, kind: &str) {
     let replayed = AnyGame::from_record(record.as_str().unwrap()).expect("the record replays");
     assert_eq!(replayed.fen(), game["fen"].as_str().unwrap());
     assert!(record.as_str().unwrap().contains("Ann") && record.as_str().unwrap().contains("Bob"));
-    let created = record.as_str().unwrap().lines().find(|l| l.starts_with("[Created ")).expect("a Created tag");
-    assert!(created.len() == "[Created \"2026-12-03T10:04:10Z\"]".len() && created.ends_with("Z\"]"), "{created}");
+    assert_record_date_and_time(record.as_str().unwrap());
     let (status, _) = s.call("POST", &format!("/api/games/{id}/resign"), Some(&white), None).await;
     assert_eq!(status, StatusCode::CONFLICT, "over is over");
+}
+
+/// A record's `Date` (`2026.12.03`) and `Time` (`10:04:10`) tags.
+fn assert_record_date_and_time(record: &str) {
+    let tag = |key: &str| {
+        let line = record.lines().find(|l| l.starts_with(&format!("[{key} \""))).unwrap_or_else(|| panic!("{record}"));
+        line[key.len() + 3..line.len() - 2].to_string()
+    };
+    let digits = |text: &str, pattern: &str| {
+        text.len() == pattern.len()
+            && text.chars().zip(pattern.chars()).all(|(c, p)| if p == '9' { c.is_ascii_digit() } else { c == p })
+    };
+    assert!(digits(&tag("Date"), "9999.99.99"), "{record}");
+    assert!(digits(&tag("Time"), "99:99:99"), "{record}");
+    assert!(!record.contains("[Created "), "{record}");
+}
+
+#[tokio::test]
+async fn the_record_names_the_ai_and_an_anonymous_player() {
+    let s = sqlite().await;
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "ai:3" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let record = s.raw("GET", &format!("/api/games/{id}/record"), None, String::new()).await.1;
+    let record = record.as_str().unwrap();
+    assert!(record.contains("[White \"Anonymous\"]\n[Black \"Monte level 3\"]"), "{record}");
+    assert_record_date_and_time(record);
+    AnyGame::from_record(record).expect("the record replays");
 }
 
 /// Sends `req` as it is: (status, JSON body).
