@@ -5,7 +5,7 @@ import { clear } from './dom.js';
 import { t, getLang, setLang, onLangChange } from './i18n.js';
 import { loadKinds } from './games.js';
 import { setRouter, navigate } from './router.js';
-import { startPage, livePage, invitePage, joinPage } from './pages.js';
+import { startPage, livePage, invitePage, joinPage, notFoundPage } from './pages.js';
 import { gamePage } from './game.js';
 import { rulesPage } from './rules.js';
 
@@ -27,6 +27,7 @@ function route() {
   clear(main);
   document.title = t('title');
   window.scrollTo(0, 0);
+  // `/rules/` is `/rules`: the server serves the page for both.
   const path = location.pathname.replace(/\/+$/, '') || '/';
   for (const [pattern, show, nav] of ROUTES) {
     const match = path.match(pattern);
@@ -35,7 +36,8 @@ function route() {
     leave = show(main, ...match.slice(1)) || null;
     return;
   }
-  main.textContent = t('notFound');
+  for (const link of document.querySelectorAll('[data-nav]')) link.classList.remove('on');
+  leave = notFoundPage(main);
 }
 
 function header() {

@@ -17,6 +17,7 @@ import { Players } from './game-players.js';
 import { StatusPanel } from './game-status.js';
 import { MoveList } from './game-moves.js';
 import { Actions } from './game-actions.js';
+import { missingCard } from './pages.js';
 
 export function gamePage(main, id) {
   const page = new GamePage(main, id);
@@ -64,13 +65,7 @@ class GamePage {
       this.kind = await loadKind(this.view.game, this.view.rules);
     } catch (e) {
       clear(this.main);
-      this.main.appendChild(
-        h('section', { class: 'card narrow' }, [
-          h('h1', {}, t('noGame')),
-          h('p', {}, e instanceof ApiError && e.status === 404 ? t('noGameText') : e.message),
-          h('a', { href: '/', class: 'button primary' }, t('newGame')),
-        ]),
-      );
+      this.main.appendChild(missingCard(t('noGame'), e instanceof ApiError && e.status === 404 ? t('noGameText') : e.message));
       return;
     }
     if (this.stopped) return;

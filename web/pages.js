@@ -367,7 +367,7 @@ function seatPage(main, load, take) {
     clear(main);
     if (error) {
       main.append(
-        h('section', { class: 'card narrow' }, [h('h1', {}, t('inviteInvalid')), h('p', {}, error), h('a', { class: 'button primary', href: '/' }, t('newGame'))]),
+        missingCard(t('inviteInvalid'), error),
       );
       return;
     }
@@ -417,6 +417,22 @@ function seatPage(main, load, take) {
     }
     draw();
   })();
+  draw();
+  return onLangChange(draw);
+}
+
+/** What stands where something asked for is missing: a title, why, and a way on. */
+export function missingCard(title, text) {
+  return h('section', { class: 'card narrow missing' }, [h('h1', {}, title), h('p', {}, text), h('a', { class: 'button primary', href: '/' }, t('newGame'))]);
+}
+
+/** The page of a path this site does not have. */
+export function notFoundPage(main) {
+  const draw = () => {
+    clear(main);
+    document.title = `${t('notFoundTitle')} — Monte`;
+    main.append(missingCard(t('notFoundTitle'), t('notFound')));
+  };
   draw();
   return onLangChange(draw);
 }

@@ -181,7 +181,7 @@ pub fn router(app: Arc<App>) -> Router {
     let limiter = Arc::new(RateLimiter::new(app.config.rate_limit, app.config.rate_burst));
     Router::from(api_routes())
         .merge(crate::web::router())
-        .fallback(|| async { ApiError::not_found(NO_SUCH_ENDPOINT) })
+        .fallback(crate::web::fallback)
         .layer(RequestBodyLimitLayer::new(app.config.body_limit))
         .layer(middleware::from_fn(same_origin_json))
         .layer(middleware::map_response(json_errors))
@@ -1097,9 +1097,12 @@ async fn json_errors(res: Response) -> Response {
     if !(status.is_client_error() || status.is_server_error()) {
         return res;
     }
-    let is_json =
-        res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if is_json {
+    // JSON already, or the page shell (the page says what is missing).
+    let keep = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html"));
+    if keep {
         return res;
     }
     let bytes = axum::body::to_bytes(res.into_body(), 4096).await.unwrap_or_default();

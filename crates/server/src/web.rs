@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use monte_rules::GameKind;
@@ -28,6 +28,7 @@ use serde_json::{Map, json};
 use sha2::{Digest, Sha256};
 
 use crate::App;
+use crate::api::NO_SUCH_ENDPOINT;
 use crate::error::{ApiError, ApiResult};
 use crate::model::PlayedMove;
 
@@ -145,6 +146,37 @@ pub fn router() -> Router<Arc<App>> {
         .route("/assets/{version}/{*file}", get(serve_asset))
         .route("/web/games/{id}/positions", get(positions))
         .route("/web/games/previews", get(previews))
+}
+
+/// Paths that belong to the API and the machinery, never to the page.
+const NOT_PAGES: &[&str] = &["/api", "/assets", "/web", "/ws", "/metrics"];
+
+/// Whether `path` is one of [`PAGES`], a trailing slash allowed.
+fn is_page(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    let segments: Vec<&str> = path.split('/').collect();
+    PAGES.iter().any(|page| {
+        let pattern: Vec<&str> = page.trim_end_matches('/').split('/').collect();
+        pattern.len() == segments.len()
+            && pattern.iter().zip(&segments).all(|(p, s)| p == s || (p.starts_with('{') && !s.is_empty()))
+    })
+}
+
+/// What a path no route serves is answered: under the API's prefixes (and
+/// for any method but GET and HEAD) a JSON 404; any other path gets the
+/// page shell, so that the page shows a page asked for with a trailing
+/// slash, or its own translated "not found" (then with status 404).
+pub async fn fallback(method: Method, uri: Uri) -> Response {
+    let path = uri.path();
+    let reserved = NOT_PAGES.iter().any(|p| path == *p || path.strip_prefix(p).is_some_and(|r| r.starts_with('/')));
+    if reserved || !(method == Method::GET || method == Method::HEAD) {
+        return ApiError::not_found(NO_SUCH_ENDPOINT).into_response();
+    }
+    let mut page = page_shell().await;
+    if !is_page(path) {
+        *page.status_mut() = StatusCode::NOT_FOUND;
+    }
+    page
 }
 
 /// The web board (its start page; docs/web.md)

@@ -95,8 +95,42 @@ async fn pages_are_the_shell_with_this_versions_assets() {
         assert!(!html.contains("__VERSION__"), "{uri}");
         assert!(html.contains("/api/openapi.json"), "{uri}: the page links to the API description");
     }
-    let a = s.call("GET", "/no/such/page", None, &[]).await;
-    assert_eq!(a.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn other_paths_get_the_page_and_api_paths_a_json_404() {
+    let s = server().await;
+    let shell = |a: &Answer, uri: &str| {
+        assert_eq!(a.header(header::CONTENT_TYPE), "text/html; charset=utf-8", "{uri}");
+        assert!(a.text().contains(&format!("/assets/{}/app.js", version())), "{uri}");
+    };
+    // A page with a trailing slash is the page.
+    for uri in ["/rules/", "/game/abc123/", "/live//", "/invite/xyz/"] {
+        let a = s.call("GET", uri, None, &[]).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}");
+        shell(&a, uri);
+    }
+    // Any other path: the page, which says it has no such page.
+    for uri in ["/nonsense", "/no/such/page", "/game", "/game/abc/def", "/rules/more", "/apix"] {
+        let a = s.call("GET", uri, None, &[]).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{uri}");
+        shell(&a, uri);
+    }
+    // The API's own paths, and other methods, stay JSON.
+    for (method, uri) in [
+        ("GET", "/api/nonsense"),
+        ("GET", "/api/"),
+        ("GET", "/api"),
+        ("GET", "/ws"),
+        ("GET", "/web/x"),
+        ("GET", "/assets"),
+        ("POST", "/nonsense"),
+        ("DELETE", "/rules/"),
+    ] {
+        let a = s.call(method, uri, None, &[]).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{method} {uri}");
+        assert_eq!(a.json()["error"], monte_server::api::NO_SUCH_ENDPOINT, "{method} {uri}");
+    }
 }
 
 #[tokio::test]
