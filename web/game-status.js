@@ -30,7 +30,8 @@ export class StatusPanel {
   render() {
     const page = this.page;
     const v = page.view;
-    const actor = page.actor();
+    // The live game's turn, also while an earlier move is looked at.
+    const actor = page.seatToMove();
     const mine = page.mySides();
     let text;
     if (v.status === 'waiting') text = t('waitingOpponent');
@@ -51,7 +52,7 @@ export class StatusPanel {
       const mustJump = actor ? t('callYou', { square: position.call }) : t('callThem', { side: t(v.side_to_move), square: position.call });
       add(h('div', { class: 'notice salta-call' }, [h('b', {}, `${t('saltaCall')} `), mustJump]));
     }
-    if (v.legal_moves.pass && actor) {
+    if (v.legal_moves.pass && page.actor()) {
       add(h('div', { class: 'notice' }, [t('mustPass'), ' ', h('button', { class: 'button', onclick: () => page.play(v.legal_moves.pass) }, t('pass'))]));
     }
     if (v.status === 'waiting' && page.invite && mine.length) {

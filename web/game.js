@@ -104,11 +104,16 @@ class GamePage {
     return SIDES.filter((side) => this.seats[side]);
   }
 
-  /** The side this browser may act for now, or null. */
-  actor() {
+  /** The side to move in the live game if this browser holds its seat (whatever ply is looked at), or null. */
+  seatToMove() {
     const v = this.view;
-    if (!v || v.status !== 'active' || this.viewing !== null) return null;
+    if (!v || v.status !== 'active') return null;
     return this.seats[v.side_to_move] ? v.side_to_move : null;
+  }
+
+  /** The side this browser may act for now (looking at the live position), or null. */
+  actor() {
+    return this.viewing === null ? this.seatToMove() : null;
   }
 
   /** The token to use for an action that is not a move. */

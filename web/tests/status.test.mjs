@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, noErrors, api, friendGame, holdSeats } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, api, friendGame, holdSeats, newGame, clickSquare, waitForPly } from './helpers.mjs';
 
 const env = serverAndBrowser();
 
@@ -18,5 +18,25 @@ test('a drawn game reads ½-½ on its banner and in the list of my games', async
   assert.equal(await page.locator('.banner .result-score').innerText(), '½-½');
   await page.goto(env.server.url);
   await page.locator(`.my-games li[data-id="${id}"] .meta`, { hasText: '½-½' }).waitFor();
+  noErrors(page);
+});
+
+test('looking at an earlier move, the status still tells whose move it is in the game', async () => {
+  const page = await openPage(env.browser);
+  await newGame(page, env.server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
+  await clickSquare(page, 'e3');
+  await clickSquare(page, 'f4');
+  await waitForPly(page, 2);
+  await page.locator('.status', { hasText: 'Your move' }).waitFor();
+  await page.locator('.moves .mv[data-ply="1"]').click();
+  await page.locator('.notice.history-note').waitFor();
+  assert.equal(await page.locator('.status').innerText(), 'Your move');
+  assert.equal(await page.title(), '● Your move · Salta — Monte');
+  // Nothing can be moved from an earlier position.
+  await clickSquare(page, 'c3');
+  assert.equal(await page.locator('rect.sq.selected').count(), 0);
+  await page.keyboard.press('End');
+  await page.locator('.notice.history-note').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('.status').innerText(), 'Your move');
   noErrors(page);
 });
