@@ -82,8 +82,10 @@ export function applyUpdate(game, message) {
 }
 
 /**
- * Follows a game over its WebSocket: `onState(view)` for every state,
- * `onStatus('open' | 'closed')` when the connection changes. The server
+ * Follows a game over its WebSocket: `onState(view, event)` for every
+ * state (`event`: what an update says came with it, such as a declined
+ * draw offer, or null), `onStatus('open' | 'closed')` when the connection
+ * changes. The server
  * sends the complete game on connecting, then updates to apply to it.
  * Reconnects by itself after a drop (backing off up to 5 s) and when the
  * page comes back into view. Returns `close()`.
@@ -120,7 +122,7 @@ export function follow(id, onState, onStatus) {
       }
       if (message.type === 'state' && message.game) {
         game = message.game;
-        onState(game);
+        onState(game, null);
       } else if (message.type === 'update' && message.game && message.history) {
         if (!game || message.game.version !== game.version + 1) {
           // Does not follow what we have (the server sees to it that this
@@ -131,7 +133,7 @@ export function follow(id, onState, onStatus) {
           return;
         }
         game = applyUpdate(game, message);
-        onState(game);
+        onState(game, message.event || null);
       }
     };
     ws.onclose = () => {

@@ -81,6 +81,7 @@ export class StatusPanel {
         add(h('div', { class: 'notice' }, t('drawSent')));
       }
     }
+    if (page.declinedAt === v.version && v.status === 'active') add(h('div', { class: 'notice draw-declined' }, t('drawDeclined')));
     if (!mine.length && v.status !== 'over') add(h('div', { class: 'notice watching' }, t('watching')));
     if (page.viewing !== null) {
       add(

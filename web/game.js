@@ -44,6 +44,7 @@ class GamePage {
     this.connection = 'connecting';
     this.timers = [];
     this.draggedTo = null; // the square a piece was just dragged to (not animated again)
+    this.declinedAt = null; // the version of the game in which our draw offer was declined
     this.board = new BoardPanel(this);
     this.players = new Players(this);
     this.status = new StatusPanel(this);
@@ -75,7 +76,10 @@ class GamePage {
     this.render();
     this.socket = follow(
       this.id,
-      (view) => this.apply(view),
+      (view, event) => {
+        this.apply(view);
+        if (event) this.heard(event, view);
+      },
       (status) => {
         this.connection = status;
         this.renderConnection();
@@ -165,6 +169,16 @@ class GamePage {
       if (!dragged) this.board.animateMove(move, old.side_to_move);
     }
     this.draggedTo = null;
+  }
+
+  /** An event pushed with a change: the player whose draw offer was declined is told. */
+  heard(event, view) {
+    const mine = this.mySides();
+    if (event.type !== 'draw_declined' || mine.length !== 1 || event.by === mine[0]) return;
+    // Shown until the game changes again.
+    this.declinedAt = view.version;
+    toast(t('drawDeclined'));
+    this.status.render();
   }
 
   // ---- layout ----

@@ -65,6 +65,11 @@ test('two players through the invite link, a spectator watching live', async () 
   await ann.locator('.notice.draw-offer').waitFor();
   await ann.locator('.notice.draw-offer button', { hasText: 'Decline' }).click();
   await boris.locator('[data-action="draw"]').waitFor();
+  // Boris is told that Ann declined; Ann and Carla are not.
+  await boris.locator('.notice.draw-declined', { hasText: 'Your opponent declined your draw offer.' }).waitFor();
+  await boris.locator('#toast .toast', { hasText: 'declined your draw offer' }).waitFor();
+  assert.equal(await ann.locator('.notice.draw-declined').count(), 0);
+  assert.equal(await carla.locator('.notice.draw-declined').count(), 0);
 
   // Ann resigns: everyone sees the result.
   await ann.locator('[data-action="resign"]').click();

@@ -564,7 +564,7 @@ impl Games {
             let watched = self.hub.has_watchers(id);
             let now_view = (watched || want_view).then(|| next.view_now(now));
             if let Some(v) = now_view.as_ref().filter(|_| watched) {
-                self.hub.publish_update(id, v, keep, &added);
+                self.hub.publish_update(id, v, keep, &added, plan.event);
             }
             if next.row.state.ai_to_move {
                 let _ = self.ai_queue.send(id.to_string());

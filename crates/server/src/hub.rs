@@ -18,7 +18,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 use utoipa::ToSchema;
 
-use crate::model::{GameNow, GameView, one_of};
+use crate::model::{GameEvent, GameNow, GameView, one_of};
 
 /// Messages kept for a slow client before it is sent the latest state
 /// instead (a complete state, so skipping loses nothing). Kept small: the
@@ -76,9 +76,9 @@ impl Hub {
     }
 
     /// Sends a change made here: the game now, and its move list cut to
-    /// `keep` moves, then `add` appended.
-    pub fn publish_update(&self, id: &str, now: &GameNow, keep: i64, add: &[String]) {
-        self.send(id, || Push { version: now.version, update: true, text: update_message(now, keep, add) });
+    /// `keep` moves, then `add` appended; with its event, if any.
+    pub fn publish_update(&self, id: &str, now: &GameNow, keep: i64, add: &[String], event: Option<GameEvent>) {
+        self.send(id, || Push { version: now.version, update: true, text: update_message(now, keep, add, event) });
     }
 
     /// Serializes (only if someone watches) and sends.
@@ -119,6 +119,11 @@ pub enum WsServerMessage<'a> {
     Update {
         game: &'a GameNow,
         history: HistoryChange<'a>,
+        /// What came with the change that the game does not show (a draw
+        /// offer declined); left out when nothing did. Only updates carry
+        /// it: a client sent a complete `state` instead is not told.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        event: Option<GameEvent>,
     },
     Error {
         /// The HTTP status the same request would get.
@@ -152,9 +157,10 @@ pub fn state_message(view: &GameView) -> Utf8Bytes {
     WsServerMessage::State { game: view }.text()
 }
 
-/// The game now, and its move list cut to `keep` moves with `add` appended.
-pub fn update_message(now: &GameNow, keep: i64, add: &[String]) -> Utf8Bytes {
-    WsServerMessage::Update { game: now, history: HistoryChange { keep, add } }.text()
+/// The game now, its move list cut to `keep` moves with `add` appended, and
+/// the change's event.
+pub fn update_message(now: &GameNow, keep: i64, add: &[String], event: Option<GameEvent>) -> Utf8Bytes {
+    WsServerMessage::Update { game: now, history: HistoryChange { keep, add }, event }.text()
 }
 
 #[cfg(test)]

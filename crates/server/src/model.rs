@@ -341,6 +341,18 @@ pub struct GameSummary {
     pub updated_at: i64,
 }
 
+/// Something that came with a change and that the game's state does not
+/// show, told to the watchers in the change's `update`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// A draw offer was declined, by the side `by` (the offerer's opponent).
+    DrawDeclined {
+        #[schema(schema_with = one_of::side)]
+        by: &'static str,
+    },
+}
+
 /// The schemas of the text fields that take one of a few values.
 pub mod one_of {
     use monte_rules::GameKind;

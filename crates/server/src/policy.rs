@@ -9,7 +9,7 @@ use monte_rules::{Side, Status};
 use monte_store::{GameState, GameStatus, MoveRow, Player, SeatRow, side_name};
 
 use crate::error::{ApiError, ApiResult};
-use crate::model::{Loaded, outcome_columns};
+use crate::model::{GameEvent, Loaded, outcome_columns};
 
 /// How a seat is taken: through the game's invite code, or by its id when
 /// the game is open to anyone.
@@ -39,6 +39,8 @@ pub struct Plan {
     pub game: GameChange,
     /// Reported to the caller after the commit (the mover's flag had fallen).
     pub then_fail: Option<ApiError>,
+    /// Told to the watchers with the change: what the new state does not show.
+    pub event: Option<GameEvent>,
 }
 
 /// What a plan does to the rules' game held in the cache.
@@ -58,7 +60,7 @@ pub enum GameChange {
 impl Plan {
     /// A change of the state alone.
     pub fn state(state: GameState) -> Plan {
-        Plan { state, truncate_from: None, append: Vec::new(), game: GameChange::Same, then_fail: None }
+        Plan { state, truncate_from: None, append: Vec::new(), game: GameChange::Same, then_fail: None, event: None }
     }
 }
 
@@ -205,7 +207,7 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
                 start_clock(&mut state, now);
             }
             state.ai_to_move = ai_to_move(&state);
-            Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None })
+            Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None, event: None })
         }
         Action::Resign if l.seat(side).player.is_ai() => {
             // The creator of a game between two AIs stops it.
@@ -240,8 +242,10 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
                 charge_running(&mut state, l, now);
                 finish(&mut state, result_for(None), None, "agreement".into(), None);
                 state.ai_to_move = false;
+                return Ok(Plan::state(state));
             }
-            Ok(Plan::state(state))
+            // The offer is gone from the state either way: the offerer is told why.
+            Ok(Plan { event: Some(GameEvent::DrawDeclined { by: side_name(side) }), ..Plan::state(state) })
         }
         Action::TakeBack => {
             if !l.seat(opponent).player.is_ai() {
@@ -276,6 +280,7 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
                 append: Vec::new(),
                 game: GameChange::Replaced(game),
                 then_fail: None,
+                event: None,
             })
         }
     }

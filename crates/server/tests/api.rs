@@ -1034,6 +1034,31 @@ async fn websocket_pushes_every_change_to_players_and_spectators() {
 }
 
 #[tokio::test]
+async fn the_offerer_is_told_that_the_draw_was_declined() {
+    let s = sqlite().await;
+    let addr = listen(&s).await;
+    let a = s.create(json!({ "game": "salta", "name": "Ann" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let white = a["tokens"]["white"].as_str().unwrap();
+    let code = a["invite"]["code"].as_str().unwrap();
+    let joined = s.ok("POST", &format!("/api/invites/{code}"), None, Some(json!({ "name": "Bob" }))).await;
+    let black = joined["token"].as_str().unwrap();
+    let mut w = connect(addr, id, Some(white)).await;
+    let mut game = next_of(&mut w, "state").await["game"].clone();
+    let draw = format!("/api/games/{id}/draw");
+    s.ok("POST", &draw, Some(white), Some(json!({ "action": "offer" }))).await;
+    let offered = next_of(&mut w, "update").await;
+    assert!(offered.get("event").is_none(), "{offered}");
+    apply(&mut game, &offered);
+    assert_eq!(game["draw_offer"], "white");
+    s.ok("POST", &draw, Some(black), Some(json!({ "action": "decline" }))).await;
+    let declined = next_of(&mut w, "update").await;
+    assert_eq!(declined["event"], json!({ "type": "draw_declined", "by": "black" }));
+    apply(&mut game, &declined);
+    assert_eq!((game["draw_offer"].clone(), game["status"].clone()), (Value::Null, json!("active")));
+}
+
+#[tokio::test]
 async fn two_instances_on_one_postgres_share_games_and_push() {
     if skip_postgres("two_instances_on_one_postgres_share_games_and_push") {
         return;
