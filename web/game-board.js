@@ -94,7 +94,10 @@ export class BoardPanel {
 
   clickSquare(square) {
     const page = this.page;
-    if (page.actor() === null || page.pending) return;
+    if (page.actor() === null || page.pending) {
+      page.cannotMove();
+      return;
+    }
     this.closePopover();
     const dests = this.destinations();
     if (page.selected && dests.has(square)) {
@@ -112,7 +115,10 @@ export class BoardPanel {
 
   dropOn(from, to) {
     const page = this.page;
-    if (page.actor() === null || page.pending) return;
+    if (page.actor() === null || page.pending) {
+      page.cannotMove();
+      return;
+    }
     if (page.selected !== from) {
       page.selected = from;
       page.size = null;

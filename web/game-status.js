@@ -36,13 +36,16 @@ export class StatusPanel {
     let text;
     if (v.status === 'waiting') text = t('waitingOpponent');
     else if (v.status === 'over') text = resultText(v);
+    else if (page.pending) text = t('moveSending');
     else if (actor && mine.length === 1) text = t('yourMove');
     else if (v.ai_thinking) text = t('aiThinking');
     else text = t(v.side_to_move === 'white' ? 'whiteToMove' : 'blackToMove');
     this.line.textContent = text;
-    this.line.className = `status${actor ? ' act' : ''}`;
+    // A move on its way is no longer the player's to make.
+    const acting = actor && !page.pending;
+    this.line.className = `status${acting ? ' act' : ''}`;
     // The tab says when it is your move, for a player looking at another tab.
-    const mark = actor && mine.length === 1 ? '● ' : '';
+    const mark = acting && mine.length === 1 ? '● ' : '';
     document.title = `${mark}${text} · ${t(v.game)} — Monte`;
 
     clear(this.notices);

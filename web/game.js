@@ -231,12 +231,13 @@ class GamePage {
 
   async play(text, done) {
     const side = this.actor();
-    if (side === null) {
-      toast(this.view.status === 'active' ? t('notYourTurn') : t('gameNotActive'), 'error');
+    if (side === null || this.pending) {
+      this.cannotMove();
       return;
     }
     this.pending = true;
     this.board.render();
+    this.status.render();
     try {
       const answer = await request('POST', `/api/games/${encodeURIComponent(this.id)}/moves`, { move: text, ply: this.view.ply }, this.seats[side]);
       this.pending = false;
@@ -250,8 +251,21 @@ class GamePage {
       this.pending = false;
       this.draggedTo = null;
       this.board.render();
+      this.status.render();
       this.failed(e, 'moveRefused');
     }
+  }
+
+  /**
+   * A click or drag on the board that cannot move anything now: a player
+   * is told why (a spectator's clicks only look).
+   */
+  cannotMove() {
+    const v = this.view;
+    if (!this.mySides().length) return;
+    if (v.status !== 'active') toast(t('gameNotActive'), 'error');
+    else if (this.viewing !== null) toast(t('viewingMove', { ply: this.viewing }), 'error');
+    else toast(this.pending ? t('moveSending') : t('notYourTurn'), 'error');
   }
 
   failed(e, what) {

@@ -40,3 +40,44 @@ test('looking at an earlier move, the status still tells whose move it is in the
   assert.equal(await page.locator('.status').innerText(), 'Your move');
   noErrors(page);
 });
+
+test('a move on its way: the status stops saying "Your move" at once, and clicks meanwhile say why nothing happens', async () => {
+  const page = await openPage(env.browser);
+  await newGame(page, env.server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
+  await page.locator('.status', { hasText: 'Your move' }).waitFor();
+  // The move's request is held until the test lets it go.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/api/games/*/moves', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await clickSquare(page, 'e3');
+  await clickSquare(page, 'f4');
+  await page.locator('.status', { hasText: 'Move sent, waiting for the server' }).waitFor();
+  assert.equal(await page.locator('.status').getAttribute('class'), 'status', await page.locator('.status').innerText());
+  assert.ok(!(await page.title()).startsWith('●'), await page.title());
+  await clickSquare(page, 'c3');
+  await page.locator('#toast .toast', { hasText: 'Move sent, waiting for the server' }).waitFor();
+  assert.equal(await page.locator('rect.sq.selected[data-square="c3"]').count(), 0);
+  release();
+  await waitForPly(page, 2);
+  await page.locator('.status', { hasText: 'Your move' }).waitFor();
+  noErrors(page);
+});
+
+test("while the opponent is to move, a click on the board says it is not your turn", async () => {
+  const { id, white } = await friendGame(env.server.url);
+  const page = await openPage(env.browser);
+  await holdSeats(page, id, { white });
+  await page.goto(`${env.server.url}/game/${id}`);
+  await page.locator('.status', { hasText: 'Your move' }).waitFor();
+  await clickSquare(page, 'e3');
+  await clickSquare(page, 'f4');
+  await waitForPly(page, 1);
+  await page.locator('.status', { hasText: 'Black to move' }).waitFor();
+  await clickSquare(page, 'c3');
+  await page.locator('#toast .toast.error', { hasText: 'It is not your turn' }).waitFor();
+  assert.equal(await page.locator('rect.sq.selected').count(), 0);
+  noErrors(page);
+});
