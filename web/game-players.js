@@ -46,6 +46,9 @@ export class Players {
       seat.player === 'ai' && v.ai_thinking && toMove ? h('span', { class: 'thinking' }, [t('aiThinking'), h('i'), h('i'), h('i')]) : null,
     ]);
     bar.appendChild(who);
+    // The live game's count from the server (Salta: the distance home).
+    const standing = v.standing ? page.entry.standingLabel(v.standing[side]) : null;
+    if (standing !== null) bar.appendChild(h('span', { class: 'standing', dataset: { standing: side } }, standing));
     if (page.entry.reserves) bar.appendChild(this.supply(side));
     if (v.clock) {
       bar.appendChild(h('span', { class: `clock${v.clock.running === side ? ' running' : ''}`, dataset: { clock: side } }, ''));

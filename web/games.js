@@ -18,8 +18,12 @@ import { focusBoard, parseFocus } from './focus-board.js';
  * moves to one square; `destinationLabel(moves, position, from)`, what a
  * destination shows, if anything; `groupSizes`, whether a selected stack
  * offers how many pieces to move; `reserves`, whether the player bars show
- * reserves (to drop from) and captured pieces. The name, blurb and board
- * label are the i18n keys `GAME` and `GAMEBlurb`.
+ * reserves (to drop from) and captured pieces; `options`, the start form's
+ * fields that add options to the rule set (each `{ name, label, hint,
+ * choices: [{ value, label, params, rules }] }`, labels i18n keys, `rules`
+ * the text appended to the rule set, empty for none); `standingLabel(n)`, what a player bar shows of
+ * the server's `standing` for its side, or null for nothing. The name,
+ * blurb and board label are the i18n keys `GAME` and `GAMEBlurb`.
  */
 export const GAMES = {
   salta: {
@@ -31,6 +35,20 @@ export const GAMES = {
     destinationLabel: () => null,
     groupSizes: false,
     reserves: false,
+    // A scored move limit: its own option, whatever the rule set's limit result.
+    options: [
+      {
+        name: 'moveLimit',
+        label: 'moveLimit',
+        hint: 'moveLimitHint',
+        choices: [
+          { value: 'off', label: 'moveLimitOff', rules: '' },
+          ...[60, 120].map((n) => ({ value: String(n), label: 'moveLimitN', params: { n }, rules: `move-limit=${n},limit-result=scored` })),
+        ],
+      },
+    ],
+    // Salta's standing is minus the side's distance to its targets.
+    standingLabel: (n) => t('distanceHome', { n: -n }),
   },
   focus: {
     board: focusBoard,
@@ -46,6 +64,8 @@ export const GAMES = {
     },
     groupSizes: true,
     reserves: true,
+    options: [],
+    standingLabel: () => null,
   },
 };
 

@@ -47,6 +47,10 @@ export function startPage(main) {
     clockMinutes: remembered('clockMinutes', '10'),
     clockIncrement: remembered('clockIncrement', '5'),
     rules: Object.fromEntries(GAME_NAMES.map((game) => [game, remembered(`rules.${game}`, GAMES[game].ruleSets[0])])),
+    // `game.option` -> the value chosen.
+    options: Object.fromEntries(
+      GAME_NAMES.flatMap((game) => GAMES[game].options.map((o) => [`${game}.${o.name}`, remembered(`option.${game}.${o.name}`, o.choices[0].value)])),
+    ),
   };
   let mine = null;
 
@@ -95,6 +99,22 @@ export function startPage(main) {
       },
       GAMES[state.game].ruleSets.map((r) => h('option', { value: r, selected: state.rules[state.game] === r }, `${r} — ${t(`ruleset.${state.game}.${r}`)}`)),
     );
+    // The game's own options to the rule set (games.js).
+    const optionFields = GAMES[state.game].options.map((option) => {
+      const key = `${state.game}.${option.name}`;
+      const select = h(
+        'select',
+        {
+          name: option.name,
+          onchange: (e) => {
+            state.options[key] = e.target.value;
+            remember(`option.${key}`, e.target.value);
+          },
+        },
+        option.choices.map((c) => h('option', { value: c.value, selected: c.value === state.options[key] }, t(c.label, c.params))),
+      );
+      return h('div', { class: 'field' }, [h('span', { class: 'label' }, t(option.label)), select, h('p', { class: 'hint' }, t(option.hint))]);
+    });
     const level = h(
       'select',
       { name: 'level', onchange: (e) => { state.level = e.target.value; remember('level', e.target.value); } },
@@ -175,6 +195,7 @@ export function startPage(main) {
         h('h2', {}, t('newGameTitle')),
         h('div', { class: 'game-cards' }, GAME_NAMES.map(gameCard)),
         h('div', { class: 'field' }, [h('span', { class: 'label' }, t('ruleSet')), rules]),
+        ...optionFields,
         h('div', { class: 'field' }, [
           h('span', { class: 'label' }, t('opponent')),
           h('div', { class: 'choices-row' }, [
@@ -235,7 +256,9 @@ export function startPage(main) {
 async function create(state, name, fen) {
   const side = state.side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : state.side;
   const otherSide = side === 'white' ? 'black' : 'white';
-  const body = { game: state.game, rules: state.rules[state.game] };
+  const chosen = GAMES[state.game].options.map((o) => o.choices.find((c) => c.value === state.options[`${state.game}.${o.name}`]) || o.choices[0]);
+  const rules = [state.rules[state.game], ...chosen.map((c) => c.rules).filter(Boolean)].join(',');
+  const body = { game: state.game, rules };
   if (state.opponent === 'local') {
     body.white = 'me';
     body.black = 'me';

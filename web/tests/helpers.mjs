@@ -252,7 +252,8 @@ export async function englishWords(page) {
   const KEEP = new Set(['Monte', 'EN', 'RU', 'API', 'OpenAPI', 'seed', 'meyer', 'ludii', 'Ludii', 'sackson']);
   const words = [];
   for (const text of texts) {
-    const prose = text.replace(/@?[a-j]\d+(?:[-:x][a-j]\d+)*\+?/g, ' ');
+    // Rule set options (`move-limit=60`) are identifiers of the API, like the rule set names.
+    const prose = text.replace(/@?[a-j]\d+(?:[-:x][a-j]\d+)*\+?/g, ' ').replace(/[a-z]+(?:-[a-z]+)*=[\w-]+/g, ' ');
     for (const word of prose.match(/[A-Za-z]{2,}/g) || []) if (!KEEP.has(word)) words.push(`${word} (in "${text.slice(0, 60)}")`);
   }
   return { texts: texts.length, words };

@@ -144,6 +144,13 @@ impl AnyGame {
         each_game!(self, g => g.position().targets())
     }
 
+    /// How `side` stands by the rule set's own count
+    /// ([`Position::standing`], higher is better): minus its race distance
+    /// in Salta, its pieces in play in Focus.
+    pub fn standing(&self, side: Side) -> i32 {
+        each_game!(self, g => g.position().standing(side))
+    }
+
     /// The status by the position alone, without the game's history
     /// (no repetition): what the board itself shows.
     pub fn position_status(&self) -> Status {

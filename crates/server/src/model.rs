@@ -116,6 +116,7 @@ impl Loaded {
             legal_moves: legal,
             last_move: self.game.moves_played().checked_sub(1).and_then(|n| self.game.played(n)).map(PlayedMove::from),
             clock,
+            standing: Standing { white: self.game.standing(Side::White), black: self.game.standing(Side::Black) },
             draw_offer: s.draw_offer.map(side_name),
             result: s.result.as_ref().map(|r| ResultView {
                 result: r.clone(),
@@ -196,6 +197,7 @@ pub struct GameNow {
     /// The move that led to this position (none at the start).
     pub last_move: Option<PlayedMove>,
     pub clock: Option<ClockView>,
+    pub standing: Standing,
     /// The side that offers a draw.
     #[schema(schema_with = one_of::side_or_null)]
     pub draw_offer: Option<&'static str>,
@@ -290,6 +292,17 @@ impl From<MoveInfo> for PlayedMove {
     fn from(m: MoveInfo) -> PlayedMove {
         PlayedMove { notation: m.notation, kind: m.kind.name(), from: m.from, to: m.to, path: m.path }
     }
+}
+
+/// Each side's standing by the rule set's own count (the rules crate's
+/// `Position::standing`), higher is better: in Salta minus the total
+/// distance of its pieces to their targets (what a scored move limit
+/// compares), in Focus its pieces in play (in stacks it controls, and its
+/// reserve).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Standing {
+    pub white: i32,
+    pub black: i32,
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]

@@ -921,6 +921,34 @@ async fn the_last_move_comes_with_its_squares() {
     assert_eq!(dropped["game"]["last_move"], json!({ "notation": "@d4", "kind": "drop", "from": null, "to": "d4" }));
 }
 
+#[tokio::test]
+async fn the_game_carries_each_sides_standing_from_the_rules() {
+    use monte_rules::salta::{SaltaPosition, SaltaRules};
+    use monte_rules::{Position, Side};
+    let s = sqlite().await;
+    let rules = "seed,move-limit=60";
+    let a = s.create(json!({ "game": "salta", "rules": rules, "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let white = a["tokens"]["white"].as_str().unwrap();
+    // Salta's standing is minus each side's distance to its targets.
+    let minus_distances = |game: &Value| {
+        let position = SaltaPosition::from_fen(rules.parse::<SaltaRules>().unwrap(), game["fen"].as_str().unwrap());
+        let position = position.unwrap();
+        let minus = |side| -i64::from(position.distance(side));
+        json!({ "white": minus(Side::White), "black": minus(Side::Black) })
+    };
+    assert_eq!(a["game"]["standing"], minus_distances(&a["game"]));
+    assert!(a["game"]["standing"]["white"].as_i64().unwrap() < 0);
+    let moved = s.ok("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({ "move": "e3-f4" }))).await;
+    assert_eq!(moved["game"]["standing"], minus_distances(&moved["game"]));
+    assert_ne!(moved["game"]["standing"], a["game"]["standing"]);
+    // Focus: the pieces each side has in play.
+    let f = s.create(json!({ "game": "focus", "white": "me", "black": "me" })).await;
+    let focus = AnyGame::new(monte_rules::GameKind::Focus, "seed", None).unwrap();
+    let standing = json!({ "white": focus.standing(Side::White), "black": focus.standing(Side::Black) });
+    assert_eq!(f["game"]["standing"], standing);
+}
+
 /// A loopback listener for WebSocket tests.
 async fn listen(s: &Server) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
