@@ -2,9 +2,12 @@
 // game's WebSocket with automatic reconnection.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  /** `body`: the server's error answer; its `code` names a refusal, the rest are its parameters. */
+  constructor(status, message, body = null) {
     super(message);
     this.status = status;
+    this.code = (body && body.code) || null;
+    this.params = body || {};
   }
 }
 
@@ -26,7 +29,7 @@ export async function request(method, path, body, token) {
   } catch (e) {
     value = null;
   }
-  if (!response.ok) throw new ApiError(response.status, (value && value.error) || response.statusText);
+  if (!response.ok) throw new ApiError(response.status, (value && value.error) || response.statusText, value);
   return value;
 }
 

@@ -274,7 +274,10 @@ class GamePage {
       if (this.socket) this.socket.poke();
       return;
     }
-    toast(`${t(what)}: ${e.message}`, 'error');
+    // A refusal with a name is said in the page's language; others in the server's words.
+    const key = e.code && `error.${e.code}`;
+    const reason = key && t(key) !== key ? t(key, e.params) : e.message;
+    toast(`${t(what)}: ${reason}`, 'error');
     // The game may have moved on: fetch it again.
     this.refresh();
   }

@@ -81,3 +81,15 @@ test("while the opponent is to move, a click on the board says it is not your tu
   assert.equal(await page.locator('rect.sq.selected').count(), 0);
   noErrors(page);
 });
+
+test("a refused move is told in the page's language, naming the move once", async () => {
+  const page = await openPage(env.browser, { lang: 'ru' });
+  await newGame(page, env.server.url, { game: 'salta', opponent: 'ai', level: 1, side: 'white' });
+  await page.locator('.status', { hasText: 'Ваш ход' }).waitFor();
+  await page.locator('.entry-input').fill('c3-c9');
+  await page.keyboard.press('Enter');
+  const toast = page.locator('#toast .toast.error').first();
+  await toast.waitFor();
+  assert.equal(await toast.innerText(), 'Ход отклонён: c3-c9 — здесь такой ход невозможен');
+  noErrors(page);
+});

@@ -1013,7 +1013,7 @@ async fn serve_socket(
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
                         let e = ApiError::bad_request("send commands as JSON text");
-                        let e = WsServerMessage::Error { status: e.status.as_u16(), error: e.message, id: None };
+                        let e = WsServerMessage::error(e, None);
                         if !deliver(&mut sink, Message::Text(e.text()), within).await { break; }
                         continue;
                     }
@@ -1027,7 +1027,7 @@ async fn serve_socket(
                     Err((ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many commands: slow down"), None))
                 };
                 if let Err((e, cid)) = reply {
-                    let e = WsServerMessage::Error { status: e.status.as_u16(), error: e.message, id: cid };
+                    let e = WsServerMessage::error(e, cid);
                     if !deliver(&mut sink, Message::Text(e.text()), within).await {
                         break;
                     }

@@ -12,11 +12,53 @@ use utoipa::{ToResponse, ToSchema};
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// What a client may translate instead of `message`, if it has a name.
+    pub refusal: Option<Refusal>,
+}
+
+/// A refusal with a stable name (`code`) and its parameters, for clients
+/// that say it in their own words: the message stays English.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The rules refuse the move, given as it was sent.
+    IllegalMove(String),
+    NotYourTurn,
+    /// The move was meant for another ply.
+    StalePly,
+    GameOver,
+    GameNotStarted,
+}
+
+impl Refusal {
+    /// Every code, for the OpenAPI document.
+    pub const CODES: &[&str] = &["illegal_move", "not_your_turn", "stale_ply", "game_over", "game_not_started"];
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::IllegalMove(_) => "illegal_move",
+            Refusal::NotYourTurn => "not_your_turn",
+            Refusal::StalePly => "stale_ply",
+            Refusal::GameOver => "game_over",
+            Refusal::GameNotStarted => "game_not_started",
+        }
+    }
+
+    /// The move a refusal names, if any.
+    pub fn move_text(&self) -> Option<&str> {
+        match self {
+            Refusal::IllegalMove(text) => Some(text),
+            _ => None,
+        }
+    }
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into() }
+        ApiError { status, message: message.into(), refusal: None }
+    }
+    /// The same error, named for clients that translate it.
+    pub fn named(self, refusal: Refusal) -> ApiError {
+        ApiError { refusal: Some(refusal), ..self }
     }
     /// A malformed request.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -62,15 +104,37 @@ impl From<StoreError> for ApiError {
 
 /// The body of every error answer, whatever its status.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(as = Error, example = json!({ "error": "it is not your turn" }))]
+#[schema(as = Error, example = json!({ "error": "it is not your turn", "code": "not_your_turn" }))]
 pub struct ErrorBody {
-    /// What is wrong.
+    /// What is wrong (in English).
     pub error: String,
+    /// The refusal's stable name, to translate instead of `error`; left out
+    /// for errors without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = error_code)]
+    pub code: Option<&'static str>,
+    /// With `illegal_move`: the move as it was sent.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+}
+
+/// The schema of an error's `code`.
+pub fn error_code() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new().schema_type(Type::String).enum_values(Some(Refusal::CODES.iter().copied())).build()
+}
+
+impl From<ApiError> for ErrorBody {
+    fn from(e: ApiError) -> ErrorBody {
+        let code = e.refusal.as_ref().map(Refusal::code);
+        let mv = e.refusal.as_ref().and_then(Refusal::move_text).map(str::to_string);
+        ErrorBody { error: e.message, code, mv }
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(ErrorBody { error: self.message })).into_response()
+        (self.status, Json(ErrorBody::from(self))).into_response()
     }
 }
 

@@ -18,6 +18,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 use utoipa::ToSchema;
 
+use crate::error::{ApiError, ErrorBody};
 use crate::model::{GameEvent, GameNow, GameView, one_of};
 
 /// Messages kept for a slow client before it is sent the latest state
@@ -129,6 +130,13 @@ pub enum WsServerMessage<'a> {
         /// The HTTP status the same request would get.
         status: u16,
         error: String,
+        /// The refusal's stable name, as in an HTTP error's body.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[schema(schema_with = crate::error::error_code)]
+        code: Option<&'static str>,
+        /// With `illegal_move`: the move as it was sent.
+        #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+        mv: Option<String>,
         /// The failed command's `id`, if it had one.
         id: Option<Value>,
     },
@@ -144,6 +152,13 @@ pub struct HistoryChange<'a> {
 }
 
 impl WsServerMessage<'_> {
+    /// A failed command's answer: the error as HTTP gives it, and the command's `id`.
+    pub fn error(e: ApiError, id: Option<Value>) -> WsServerMessage<'static> {
+        let status = e.status.as_u16();
+        let ErrorBody { error, code, mv } = ErrorBody::from(e);
+        WsServerMessage::Error { status, error, code, mv, id }
+    }
+
     /// The message as JSON text, serialized straight from the views (no
     /// intermediate JSON tree).
     pub fn text(&self) -> Utf8Bytes {

@@ -8,7 +8,7 @@ use monte_rules::any::AnyGame;
 use monte_rules::{Side, Status};
 use monte_store::{GameState, GameStatus, MoveRow, Player, SeatRow, side_name};
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Refusal};
 use crate::model::{GameEvent, Loaded, outcome_columns};
 
 /// How a seat is taken: through the game's invite code, or by its id when
@@ -150,13 +150,17 @@ pub fn seat_plan(l: &Loaded, door: Door<'_>, side: Option<Side>, seat: SeatRow, 
 pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i64) -> ApiResult<Plan> {
     let s = &l.row.state;
     match s.status {
-        GameStatus::Waiting => return Err(ApiError::conflict("the game has not started: a seat is still open")),
-        GameStatus::Over => return Err(ApiError::conflict("the game is over")),
+        GameStatus::Waiting => {
+            return Err(
+                ApiError::conflict("the game has not started: a seat is still open").named(Refusal::GameNotStarted)
+            );
+        }
+        GameStatus::Over => return Err(ApiError::conflict("the game is over").named(Refusal::GameOver)),
         GameStatus::Active => {}
     }
     // A fallen flag ends the game before anything else happens.
     if let Some(mut p) = flag_plan(l, now) {
-        p.then_fail = Some(ApiError::conflict("time ran out: the game is over"));
+        p.then_fail = Some(ApiError::conflict("time ran out: the game is over").named(Refusal::GameOver));
         return Ok(p);
     }
     let mut state = s.clone();
@@ -167,16 +171,20 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
             if let Some(p) = ply
                 && *p != s.ply
             {
-                return Err(ApiError::conflict(format!("the move is for ply {p} but the game is at ply {}", s.ply)));
+                let message = format!("the move is for ply {p} but the game is at ply {}", s.ply);
+                return Err(ApiError::conflict(message).named(Refusal::StalePly));
             }
             if l.game.side_to_move() != side {
-                return Err(ApiError::conflict("it is not your turn"));
+                return Err(ApiError::conflict("it is not your turn").named(Refusal::NotYourTurn));
             }
             if text.len() > 200 {
                 return Err(ApiError::bad_request("the move text is too long"));
             }
             // Nothing fails after this: the game is changed in place.
-            let notation = l.game.play(text.trim()).map_err(|e| ApiError::unprocessable(format!("`{text}`: {e}")))?;
+            let text = text.trim();
+            let notation = l.game.play(text).map_err(|e| {
+                ApiError::unprocessable(format!("`{text}`: {e}")).named(Refusal::IllegalMove(text.into()))
+            })?;
             let game = &l.game;
             // The mover's clock: time used, then the increment.
             if let Some(left) = l.time_left(side, now) {

@@ -949,6 +949,39 @@ async fn the_game_carries_each_sides_standing_from_the_rules() {
     assert_eq!(f["game"]["standing"], standing);
 }
 
+#[tokio::test]
+async fn refusals_carry_a_stable_code_and_their_parameters() {
+    let s = sqlite().await;
+    let addr = listen(&s).await;
+    let a = s.create(json!({ "game": "salta", "white": "me", "black": "me" })).await;
+    let id = a["game"]["id"].as_str().unwrap();
+    let (white, black) = (a["tokens"]["white"].as_str().unwrap(), a["tokens"]["black"].as_str().unwrap());
+    let moves = format!("/api/games/{id}/moves");
+    let (status, v) = s.call("POST", &moves, Some(white), Some(json!({ "move": " a1-a2 " }))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!((v["code"].as_str(), v["move"].as_str()), (Some("illegal_move"), Some("a1-a2")), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("a1-a2"), "the English message stays: {v}");
+    let (status, v) = s.call("POST", &moves, Some(black), Some(json!({ "move": "d8-e7" }))).await;
+    assert_eq!((status, v["code"].as_str()), (StatusCode::CONFLICT, Some("not_your_turn")), "{v}");
+    assert!(v.get("move").is_none(), "{v}");
+    let (status, v) = s.call("POST", &moves, Some(white), Some(json!({ "move": "e3-f4", "ply": 3 }))).await;
+    assert_eq!((status, v["code"].as_str()), (StatusCode::CONFLICT, Some("stale_ply")), "{v}");
+    // Errors without a name have none.
+    let (status, v) = s.call("POST", &moves, None, Some(json!({ "move": "e3-f4" }))).await;
+    assert_eq!((status, v.get("code")), (StatusCode::UNAUTHORIZED, None), "{v}");
+    // The socket's errors carry the same.
+    let mut w = connect(addr, id, Some(white)).await;
+    w.send(Message::Text(json!({ "type": "move", "move": "zz", "id": 3 }).to_string().into())).await.unwrap();
+    let e = next_of(&mut w, "error").await;
+    assert_eq!(
+        (e["code"].as_str(), e["move"].as_str(), e["status"].as_i64()),
+        (Some("illegal_move"), Some("zz"), Some(422))
+    );
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(white), None).await;
+    let (status, v) = s.call("POST", &moves, Some(black), Some(json!({ "move": "d8-e7" }))).await;
+    assert_eq!((status, v["code"].as_str()), (StatusCode::CONFLICT, Some("game_over")), "{v}");
+}
+
 /// A loopback listener for WebSocket tests.
 async fn listen(s: &Server) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
