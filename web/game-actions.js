@@ -114,7 +114,8 @@ export class Actions {
     };
     this.banner.append(
       h('div', { class: 'banner-card', role: 'status' }, [
-        h('div', { class: 'result-score' }, scoreText(r.result)),
+        // An aborted game has no score (`*`).
+        r.result === '*' ? null : h('div', { class: 'result-score' }, scoreText(r.result)),
         h('h2', {}, headline),
         h('p', {}, details.join(' · ')),
         h('div', { class: 'row' }, [

@@ -14,6 +14,7 @@ export function scoreText(result) {
 export function resultText(view) {
   const r = view.result;
   if (!r) return '';
+  if (r.reason === 'aborted') return t('aborted');
   return r.winner ? t(r.winner === 'white' ? 'whiteWins' : 'blackWins') : t('draw');
 }
 
@@ -54,6 +55,10 @@ export class StatusPanel {
     if (position.call && v.status === 'active') {
       const mustJump = actor ? t('callYou', { square: position.call }) : t('callThem', { side: t(v.side_to_move), square: position.call });
       add(h('div', { class: 'notice salta-call' }, [h('b', {}, `${t('saltaCall')} `), mustJump]));
+    }
+    // A clock that does not run yet: the first move is due by its deadline (docs/api.md).
+    if (v.clock && !v.clock.running && v.clock.deadline_at && actor && v.status === 'active') {
+      add(h('div', { class: 'notice first-move' }, t('firstMoveDue')));
     }
     if (v.legal_moves.pass && page.actor()) {
       add(h('div', { class: 'notice' }, [t('mustPass'), ' ', h('button', { class: 'button', onclick: () => page.play(v.legal_moves.pass) }, t('pass'))]));

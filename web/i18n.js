@@ -168,6 +168,9 @@ const STRINGS = {
     'reason.resignation': 'by resignation',
     'reason.time': 'on time',
     'reason.agreement': 'by agreement',
+    'reason.aborted': 'the first move did not come in time',
+    aborted: 'Game aborted',
+    firstMoveDue: 'Each side’s clock starts with its first move: make yours within a minute, or the game is aborted.',
     levels: ['Beginner', 'Novice', 'Casual', 'Club', 'Strong', 'Expert', 'Master', 'Full strength'],
   },
   ru: {
@@ -336,6 +339,9 @@ const STRINGS = {
     'reason.resignation': 'сдача',
     'reason.time': 'по времени',
     'reason.agreement': 'по соглашению',
+    'reason.aborted': 'первый ход не сделан вовремя',
+    aborted: 'Партия прервана',
+    firstMoveDue: 'Часы каждой стороны пойдут с её первого хода: сделайте свой в течение минуты, иначе партия будет прервана.',
     levels: ['Новичок', 'Начинающий', 'Любитель', 'Клубный', 'Сильный', 'Эксперт', 'Мастер', 'Полная сила'],
   },
 };

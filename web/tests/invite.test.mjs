@@ -31,7 +31,9 @@ test('two players through the invite link, a spectator watching live', async () 
   // Ann's page hears at once that the game started.
   await ann.locator('.status', { hasText: 'Your move' }).waitFor();
   await ann.locator('.player-bar[data-side="black"] .name', { hasText: 'Boris' }).waitFor();
-  await ann.locator('.clock[data-clock="white"].running').waitFor();
+  // No clock runs before a side's first move; the first move is due.
+  assert.equal(await ann.locator('.clock.running').count(), 0);
+  await ann.locator('.notice.first-move').waitFor();
 
   // Carla finds the game among the live games and watches.
   await carla.goto(`${env.server.url}/live`);
@@ -51,6 +53,9 @@ test('two players through the invite link, a spectator watching live', async () 
   await clickSquare(boris, 'd8');
   await clickSquare(boris, 'e7');
   for (const page of [ann, boris, carla]) await waitForPly(page, 2);
+  // Both have moved: White's clock runs.
+  await ann.locator('.clock[data-clock="white"].running').waitFor();
+  assert.equal(await ann.locator('.notice.first-move').count(), 0);
   assert.deepEqual(await history(carla), ['e3-f4', 'd8-e7']);
 
   // The spectator cannot move: nothing selects, no entry box.

@@ -20,7 +20,7 @@ use crate::hub::Hub;
 use crate::metrics::{Metrics, Mover};
 use crate::model::{GameSummary, GameView, Loaded, hash_token, new_token, now_ms, random_id};
 pub use crate::policy::Action;
-use crate::policy::{self, Door, GameChange, LENGTH_CAP, Plan, STOPPED, flag_plan, plan};
+use crate::policy::{self, ABORTED, Door, GameChange, LENGTH_CAP, Plan, STOPPED, flag_plan, plan};
 
 type Slot = Arc<AsyncMutex<Option<Loaded>>>;
 
@@ -598,7 +598,8 @@ impl Games {
         let (date, time) = record_date_time(l.row.created_at);
         let mut tags: Vec<(&str, &str)> = vec![("White", &white), ("Black", &black), ("Date", &date), ("Time", &time)];
         let reason = s.reason.clone().unwrap_or_default();
-        let by_server = matches!(reason.as_str(), "resignation" | "time" | "agreement" | LENGTH_CAP | STOPPED);
+        let by_server =
+            matches!(reason.as_str(), "resignation" | "time" | "agreement" | LENGTH_CAP | STOPPED | ABORTED);
         if by_server {
             tags.push(("Termination", &reason));
         }

@@ -312,10 +312,13 @@ pub struct ClockView {
     /// Time left now (at `server_time`).
     pub white_ms: i64,
     pub black_ms: i64,
-    /// The side whose clock runs.
+    /// The side whose clock runs: none before the side to move has made
+    /// its first move.
     #[schema(schema_with = one_of::side_or_null)]
     pub running: Option<&'static str>,
-    /// When the running clock reaches zero, in milliseconds since the epoch.
+    /// When the running clock reaches zero, in milliseconds since the
+    /// epoch; while no clock runs, when the game is aborted if a person's
+    /// first move has not come.
     pub deadline_at: Option<i64>,
 }
 
@@ -435,7 +438,8 @@ pub mod one_of {
 
     pub fn result() -> Object {
         use monte_rules::{Side, result_string};
-        strings(&[result_string(Some(Side::White)), result_string(Some(Side::Black)), result_string(None)])
+        // `*`: a game aborted before its first moves.
+        strings(&[result_string(Some(Side::White)), result_string(Some(Side::Black)), result_string(None), "*"])
     }
 
     pub fn reason() -> Object {
@@ -450,6 +454,7 @@ pub mod one_of {
             "agreement",
             crate::policy::LENGTH_CAP,
             crate::policy::STOPPED,
+            crate::policy::ABORTED,
         ])
     }
 }

@@ -70,6 +70,14 @@ pub const LENGTH_CAP: &str = "length cap";
 /// The reason of a game between two AIs stopped by its creator.
 pub const STOPPED: &str = "stopped";
 
+/// The reason of a game with a clock aborted because a person's first
+/// move did not come within [`FIRST_MOVE_MS`]; it has no result (`*`).
+pub const ABORTED: &str = "aborted";
+
+/// How long a person has for each side's first move of a game with a
+/// clock: that side's clock does not run before it.
+pub const FIRST_MOVE_MS: i64 = 60_000;
+
 /// The state of a new game: active with its clock started, or waiting
 /// while a seat is `open`; `clock` is (initial, increment) in ms.
 pub fn new_state(
@@ -158,9 +166,15 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
         GameStatus::Over => return Err(ApiError::conflict("the game is over").named(Refusal::GameOver)),
         GameStatus::Active => {}
     }
-    // A fallen flag ends the game before anything else happens.
+    // A fallen flag (or a first move that did not come) ends the game
+    // before anything else happens.
     if let Some(mut p) = flag_plan(l, now) {
-        p.then_fail = Some(ApiError::conflict("time ran out: the game is over").named(Refusal::GameOver));
+        let message = if p.state.reason.as_deref() == Some(ABORTED) {
+            "the first move did not come in time: the game is aborted"
+        } else {
+            "time ran out: the game is over"
+        };
+        p.then_fail = Some(ApiError::conflict(message).named(Refusal::GameOver));
         return Ok(p);
     }
     let mut state = s.clone();
@@ -188,7 +202,9 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
             let game = &l.game;
             // The mover's clock: time used, then the increment.
             if let Some(left) = l.time_left(side, now) {
-                let left = left + l.row.clock_increment_ms.unwrap_or(0);
+                // A first move, made before its side's clock ran, earns no increment.
+                let ran = s.turn_started_at.is_some();
+                let left = left + if ran { l.row.clock_increment_ms.unwrap_or(0) } else { 0 };
                 match side {
                     Side::White => state.white_ms = Some(left),
                     Side::Black => state.black_ms = Some(left),
@@ -301,7 +317,18 @@ pub fn flag_plan(l: &Loaded, now: i64) -> Option<Plan> {
         return None;
     }
     let side = l.game.side_to_move();
-    if l.time_left(side, now)? > 0 || s.turn_started_at.is_none() {
+    if s.turn_started_at.is_none() {
+        // No clock runs: a first move is due by `deadline_at`, if anything is.
+        if s.deadline_at? > now {
+            return None;
+        }
+        let mut state = s.clone();
+        finish(&mut state, "*".into(), None, ABORTED.into(), None);
+        state.ai_to_move = false;
+        state.updated_at = now;
+        return Some(Plan::state(state));
+    }
+    if l.time_left(side, now)? > 0 {
         return None;
     }
     let mut state = s.clone();
@@ -342,15 +369,24 @@ fn finish(state: &mut GameState, result: String, winner: Option<Side>, reason: S
     state.draw_offer = None;
 }
 
-/// Starts the side to move's clock at `now` (games with a clock).
+/// Starts the side to move's clock at `now` (games with a clock), once
+/// that side has made its first move. Before it the clock stands, and a
+/// person's first move is due by `now + FIRST_MOVE_MS` (`deadline_at`),
+/// or the game is aborted ([`flag_plan`]).
 pub fn start_clock(state: &mut GameState, now: i64) {
     let left = match state.side_to_move {
         Side::White => state.white_ms,
         Side::Black => state.black_ms,
     };
-    if let Some(left) = left {
+    let Some(left) = left else { return };
+    // The sides alternate: the side to move has moved once two plies are played.
+    if state.ply >= 2 {
         state.turn_started_at = Some(now);
         state.deadline_at = Some(now + left);
+    } else {
+        state.turn_started_at = None;
+        let person = !state.seat(state.side_to_move).player.is_ai();
+        state.deadline_at = person.then_some(now + FIRST_MOVE_MS);
     }
 }
 
@@ -508,15 +544,24 @@ mod tests {
     #[test]
     fn clocks_charge_the_mover_and_a_fallen_flag_ends_the_game() {
         let mut l = game(person("w"), person("b"), Some((60_000, 2_000)), false);
-        assert_eq!((l.row.state.turn_started_at, l.row.state.deadline_at), (Some(NOW), Some(NOW + 60_000)));
+        // Each side's clock starts at its first move: the first moves are free.
+        assert_eq!((l.row.state.turn_started_at, l.row.state.deadline_at), (None, Some(NOW + FIRST_MOVE_MS)));
         act(&mut l, Side::White, play("c3-d4"), NOW + 5_000).unwrap();
         let s = &l.row.state;
-        assert_eq!(s.white_ms, Some(57_000));
-        assert_eq!((s.turn_started_at, s.deadline_at), (Some(NOW + 5_000), Some(NOW + 65_000)));
+        assert_eq!(s.white_ms, Some(60_000), "no time used, no increment");
+        assert_eq!((s.turn_started_at, s.deadline_at), (None, Some(NOW + 5_000 + FIRST_MOVE_MS)));
+        act(&mut l, Side::Black, play("h8-g7"), NOW + 8_000).unwrap();
+        let s = &l.row.state;
+        assert_eq!(s.black_ms, Some(60_000));
+        assert_eq!((s.turn_started_at, s.deadline_at), (Some(NOW + 8_000), Some(NOW + 68_000)), "White's clock runs");
+        act(&mut l, Side::White, play("d4-e5"), NOW + 11_000).unwrap();
+        let s = &l.row.state;
+        assert_eq!(s.white_ms, Some(59_000), "3 s used, 2 s added");
+        assert_eq!((s.turn_started_at, s.deadline_at), (Some(NOW + 11_000), Some(NOW + 71_000)));
         // The flag falls at the deadline, not a millisecond later.
-        assert!(flag_plan(&l, NOW + 64_999).is_none());
-        let late = NOW + 65_000;
-        let p = plan(&mut l, Side::Black, &play("h8-g7"), late, CAP).unwrap();
+        assert!(flag_plan(&l, NOW + 70_999).is_none());
+        let late = NOW + 71_000;
+        let p = plan(&mut l, Side::Black, &play("g7-f6"), late, CAP).unwrap();
         assert_eq!(p.then_fail.as_ref().map(|e| e.status), Some(StatusCode::CONFLICT));
         let s = &p.state;
         assert_eq!(
@@ -524,6 +569,36 @@ mod tests {
             (GameStatus::Over, Some(Side::White), Some("time"), Some(0))
         );
         assert_eq!(p.append.len(), 0, "the late move is not played");
+    }
+
+    #[test]
+    fn a_first_move_that_does_not_come_in_time_aborts_the_game() {
+        // White does not move: aborted, no result, at the deadline and not before.
+        let l = game(person("w"), person("b"), Some((60_000, 0)), false);
+        assert!(flag_plan(&l, NOW + FIRST_MOVE_MS - 1).is_none());
+        let s = flag_plan(&l, NOW + FIRST_MOVE_MS).unwrap().state;
+        assert_eq!(
+            (s.status, s.result.as_deref(), s.winner, s.reason.as_deref()),
+            (GameStatus::Over, Some("*"), None, Some(ABORTED))
+        );
+        // Its record (as `Games::record` writes it) reads back.
+        let record = l.game.record(&[("Termination", ABORTED)], s.result.as_deref()).to_string();
+        assert!(record.contains("[Result \"*\"]"), "{record}");
+        AnyGame::from_record(&record).expect("the record of an aborted game reads");
+        // Black's first move, too late: refused, and the game aborted.
+        let mut l = game(person("w"), person("b"), Some((60_000, 0)), false);
+        act(&mut l, Side::White, play("c3-d4"), NOW).unwrap();
+        let p = plan(&mut l, Side::Black, &play("h8-g7"), NOW + FIRST_MOVE_MS, CAP).unwrap();
+        assert_eq!(p.then_fail.as_ref().map(|e| e.status), Some(StatusCode::CONFLICT));
+        assert_eq!((p.state.reason.as_deref(), p.append.len()), (Some(ABORTED), 0));
+        // A game waiting for its second seat has no deadline; the AI's first move has none either.
+        let waiting = game(person("w"), open_seat(), Some((60_000, 0)), false);
+        assert_eq!(waiting.row.state.deadline_at, None);
+        let mut against_ai = game(person("w"), ai(1), Some((60_000, 0)), false);
+        act(&mut against_ai, Side::White, play("c3-d4"), NOW).unwrap();
+        assert_eq!((against_ai.row.state.deadline_at, against_ai.row.state.turn_started_at), (None, None));
+        // Without a clock nothing is due.
+        assert_eq!(game(person("w"), person("b"), None, false).row.state.deadline_at, None);
     }
 
     #[test]

@@ -666,24 +666,39 @@ async fn a_fallen_flag_ends_the_game() {
     // One second for each side, no increment.
     let a = s.create(json!({ "game": "salta", "white": "me", "black": "me", "clock": { "minutes": 0.0167 } })).await;
     let id = a["game"]["id"].as_str().unwrap();
-    let white = a["tokens"]["white"].as_str().unwrap();
-    assert_eq!(a["game"]["clock"]["running"], "white");
+    let (white, black) = (a["tokens"]["white"].as_str().unwrap(), a["tokens"]["black"].as_str().unwrap());
+    // Each side's clock starts at its first move: none runs before.
+    assert_eq!(a["game"]["clock"]["running"], Value::Null);
     assert!(a["game"]["clock"]["white_ms"].as_i64().unwrap() <= 1002);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let moves = format!("/api/games/{id}/moves");
+    let v = s.ok("POST", &moves, Some(white), Some(json!({"move":"c3-d4"}))).await;
+    assert_eq!(v["game"]["clock"]["running"], Value::Null);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let v = s.ok("POST", &moves, Some(black), Some(json!({"move":"h8-g7"}))).await;
+    assert_eq!(v["game"]["clock"]["running"], "white");
     tokio::time::sleep(Duration::from_millis(1100)).await;
     // Moving after the flag fell loses on time (the sweeper may come first).
     let (status, _) =
-        s.call("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({"move":"c3-d4"}))).await;
+        s.call("POST", &format!("/api/games/{id}/moves"), Some(white), Some(json!({"move":"d4-e5"}))).await;
     assert_eq!(status, StatusCode::CONFLICT);
     let g = s.ok("GET", &format!("/api/games/{id}"), None, None).await["game"].clone();
     assert_eq!(g["result"]["reason"], "time");
     assert_eq!(g["result"]["result"], "0-1");
     assert_eq!(g["clock"]["white_ms"], 0);
-    assert_eq!(g["history"], json!([]));
+    assert_eq!(g["history"], json!(["c3-d4", "h8-g7"]));
     // The sweeper ends games nobody touches.
     let b = s
         .create(json!({ "game": "focus", "white": "me", "black": "me", "clock": { "minutes": 0, "increment": 1 } }))
         .await;
     let bid = b["game"]["id"].as_str().unwrap();
+    let (bw, bb) = (b["tokens"]["white"].as_str().unwrap(), b["tokens"]["black"].as_str().unwrap());
+    let mut game = b["game"].clone();
+    for token in [bw, bb] {
+        let mv = some_move(&game);
+        game = s.ok("POST", &format!("/api/games/{bid}/moves"), Some(token), Some(json!({ "move": mv }))).await["game"]
+            .clone();
+    }
     tokio::time::sleep(Duration::from_millis(2300)).await;
     assert_eq!(s.ok("GET", &format!("/api/games/{bid}"), None, None).await["game"]["status"], "over");
 }
