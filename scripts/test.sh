@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # All of Monte's tests, on a fresh machine: formatting, lints, the test
-# suites (release build: deep perft cases included), and a short fuzz run.
+# suites (release build: deep perft cases included), the Python package's
+# tests, and a short fuzz run.
 # FUZZ_SECONDS (default 10) sets the fuzz time per target; 0 skips fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,21 @@ fi
 
 echo "== tests (release)"
 cargo test --workspace --release --locked
+
+# The Python package (python/, docs/python.md): its crate's formatting
+# and lints (it is not a member of the workspace), then the wheel that
+# `pip install ./python` builds (maturin comes from PyPI) in a virtual
+# environment, and its tests; MONTE_SKIP_PYTHON=1 skips it.
+if [ -z "${MONTE_SKIP_PYTHON:-}" ]; then
+  echo "== python package"
+  cargo fmt --manifest-path python/Cargo.toml -- --check
+  cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
+  python3 -m venv target/pyenv
+  target/pyenv/bin/pip install --quiet --disable-pip-version-check pytest
+  # Reinstalled every time: the version number stays while the code changes.
+  target/pyenv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+  target/pyenv/bin/pytest python/tests
+fi
 
 # The web board in real Chromium (installs chromium and playwright-core
 # when missing); MONTE_SKIP_WEB=1 skips it.

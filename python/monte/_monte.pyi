@@ -1,0 +1,166 @@
+"""Type stubs of the compiled module (python/src/lib.rs)."""
+
+from typing import Any, Final
+
+GAMES: Final[list[str]]
+"""The games' names: ``["salta", "focus"]``."""
+
+__version__: Final[str]
+
+class GameResult:
+    """How a finished game ended, as the rules report it."""
+
+    @property
+    def winner(self) -> str | None:
+        """``"white"``, ``"black"``, or ``None`` for a draw."""
+    @property
+    def reason(self) -> str:
+        """``"goal"``, ``"no pieces"``, ``"move limit"`` or ``"threefold repetition"``."""
+    @property
+    def margin(self) -> int | None:
+        """Salta: the loser's remaining distance (after a move limit, the
+        difference of the distances); ``None`` where the rules define none."""
+    @property
+    def score(self) -> str:
+        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``, as records write it."""
+    def __eq__(self, other: object) -> bool: ...
+
+class Game:
+    """A game of Salta or Focus: a start position, the moves played since,
+    and the rules that judge them."""
+
+    def __init__(self, game: str, rules: str = "seed", fen: str | None = None) -> None:
+        """A new game.
+
+        ``game`` is ``"salta"`` or ``"focus"``; ``rules`` a rule set in its
+        text form (``"seed"``, ``"seed,move-limit=120"``, ``"meyer1908"``,
+        ``"sackson"``, ...); ``fen`` a position string to start from instead
+        of the rule set's start.
+
+        Raises ``ValueError`` for an unknown game or rule set, or a bad
+        position string.
+        """
+    @staticmethod
+    def from_record(text: str) -> Game:
+        """Replay a game record (the text ``record()`` writes): its tags
+        name the game, rules and start; every move is checked.
+
+        Raises ``ValueError`` for a malformed record or an illegal move in it.
+        """
+    @property
+    def kind(self) -> str:
+        """The game's name: ``"salta"`` or ``"focus"``."""
+    @property
+    def rules(self) -> str:
+        """The rule set in its canonical text form."""
+    @property
+    def side_to_move(self) -> str:
+        """``"white"`` or ``"black"``."""
+    @property
+    def moves_played(self) -> int:
+        """Plies played in this game (not counting those before its start)."""
+    def fen(self) -> str:
+        """The current position string."""
+    def start_fen(self) -> str:
+        """The start position string."""
+    def legal_moves(self) -> list[str]:
+        """The legal moves in notation; empty when the game is over (move
+        limit and threefold repetition included)."""
+    def play(self, move: str) -> str:
+        """Play a move given in notation and return it in canonical notation.
+
+        Raises ``ValueError`` (with the rules' reason) for a malformed or
+        illegal move, or when the game is over; the game is then unchanged.
+        """
+    def undo(self) -> str | None:
+        """Take back the last move and return it; ``None`` at the start."""
+    def history(self) -> list[str]:
+        """The moves played, in notation."""
+    def is_over(self) -> bool:
+        """Whether the rules have ended the game."""
+    def result(self) -> GameResult | None:
+        """How the game ended; ``None`` while it goes on."""
+    def perft(self, depth: int) -> int:
+        """The number of move sequences ``depth`` plies long from the current
+        position (move limits and repetition ignored, as in chess). Runs
+        without holding the GIL."""
+    def record(self, tags: dict[str, str] | None = None, result: str | None = None) -> str:
+        """The game record (docs/notation.md): tags ``Game``, ``Rules``,
+        ``FEN`` (for a start of one's own), the ``tags`` given (``White``,
+        ``Black``, ``Date``, ...), the result, and the moves.
+
+        ``result`` (``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` or ``"*"``) is
+        written for a game the rules have not ended, after a resignation
+        say; a finished game's result is the rules'.
+
+        Raises ``ValueError`` for another result, or tags a record cannot
+        hold (names of letters and digits, values of one line).
+        """
+    def clone(self) -> Game:
+        """A copy that goes its own way."""
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: Any) -> Game: ...
+
+class Analysis:
+    """What the engine found: the move, its score and the expected line."""
+
+    @property
+    def best_move(self) -> str:
+        """The move to play, in notation."""
+    @property
+    def score(self) -> int | None:
+        """Evaluation units (Salta: hundredths of a step; Focus: hundredths
+        of a piece) from the view of the side to move; ``None`` when the
+        search found a forced result."""
+    @property
+    def win_in(self) -> int | None:
+        """The side to move wins in this many plies."""
+    @property
+    def loss_in(self) -> int | None:
+        """The side to move loses in this many plies."""
+    @property
+    def depth(self) -> int:
+        """Plies searched."""
+    @property
+    def nodes(self) -> int:
+        """Positions searched."""
+    @property
+    def time_ms(self) -> int:
+        """Milliseconds spent."""
+    @property
+    def pv(self) -> list[str]:
+        """The expected line, starting with ``best_move``; the levels that
+        choose at random (1 to 5) give the move alone."""
+
+class Engine:
+    """Monte's engine: a level 1 to 8 (the web board's computer players),
+    or full strength within limits."""
+
+    def __init__(
+        self,
+        level: int | None = None,
+        *,
+        nodes: int | None = None,
+        movetime_ms: int | None = None,
+        depth: int | None = None,
+        threads: int | None = None,
+        hash_mb: int = 16,
+        seed: int = 0,
+    ) -> None:
+        """Give either a ``level`` (1 to 8) or one or more limits (``nodes``,
+        ``movetime_ms``, ``depth``; the first reached stops the search).
+
+        ``threads``: search threads (default: the level's, else 1);
+        ``hash_mb``: transposition table size; ``seed``: the random choices
+        of levels 1 to 5.
+
+        Raises ``ValueError`` for a level out of range, a level with limits,
+        neither, or a limit below 1.
+        """
+    def best_move(self, game: Game) -> str:
+        """The move to play in ``game``, in notation. Searches without
+        holding the GIL; raises ``ValueError`` when the game is over."""
+    def analyse(self, game: Game) -> Analysis:
+        """The move to play in ``game`` with its score and expected line.
+        Searches without holding the GIL; raises ``ValueError`` when the
+        game is over."""
