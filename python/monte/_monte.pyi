@@ -1,12 +1,15 @@
 """Type stubs of the compiled module (python/src/lib.rs)."""
 
-from typing import Any, Final
+from typing import Any, Final, Self, final
+
+__all__ = ["GAMES", "Analysis", "Engine", "Game", "GameResult", "__version__"]
 
 GAMES: Final[list[str]]
 """The games' names: ``["salta", "focus"]``."""
 
 __version__: Final[str]
 
+@final
 class GameResult:
     """How a finished game ended, as the rules report it."""
 
@@ -23,13 +26,14 @@ class GameResult:
     @property
     def score(self) -> str:
         """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``, as records write it."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class Game:
     """A game of Salta or Focus: a start position, the moves played since,
     and the rules that judge them."""
 
-    def __init__(self, game: str, rules: str = "seed", fen: str | None = None) -> None:
+    def __new__(cls, game: str, rules: str = "seed", fen: str | None = None) -> Self:
         """A new game.
 
         ``game`` is ``"salta"`` or ``"focus"``; ``rules`` a rule set in its
@@ -101,6 +105,7 @@ class Game:
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
 
+@final
 class Analysis:
     """What the engine found: the move, its score and the expected line."""
 
@@ -132,12 +137,13 @@ class Analysis:
         """The expected line, starting with ``best_move``; the levels that
         choose at random (1 to 5) give the move alone."""
 
+@final
 class Engine:
     """Monte's engine: a level 1 to 8 (the web board's computer players),
     or full strength within limits."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         level: int | None = None,
         *,
         nodes: int | None = None,
@@ -146,7 +152,7 @@ class Engine:
         threads: int | None = None,
         hash_mb: int = 16,
         seed: int = 0,
-    ) -> None:
+    ) -> Self:
         """Give either a ``level`` (1 to 8) or one or more limits (``nodes``,
         ``movetime_ms``, ``depth``; the first reached stops the search).
 

@@ -77,19 +77,30 @@ impl GameResult {
 
 /// A game of Salta or Focus: a start position, the moves played since, and
 /// the rules that judge them.
+///
+/// `Game(game, rules="seed", fen=None)`: `game` is `salta` or `focus`;
+/// `rules` a rule set in its text form (`seed`, `seed,move-limit=120`,
+/// `meyer1908`, `sackson`, ...); `fen` a position string to start from
+/// instead of the rule set's start. Raises ValueError for an unknown game
+/// or rule set, or a bad position string.
+// (The class's docstring: PyO3 shows none of the constructor's.)
 #[pyclass(module = "monte")]
 #[derive(Clone, Debug)]
 struct Game {
     inner: AnyGame,
 }
 
+impl Game {
+    /// A copy of the game to work on without holding the GIL, taken under
+    /// a borrow that ends with this call: other threads may then use and
+    /// change the game itself meanwhile.
+    fn copy_released(&self) -> AnyGame {
+        self.inner.clone()
+    }
+}
+
 #[pymethods]
 impl Game {
-    /// A new game: `game` is `salta` or `focus`; `rules` a rule set in
-    /// its text form (`seed`, `seed,move-limit=120`, `meyer1908`,
-    /// `sackson`, ...); `fen` a position string to start from instead of
-    /// the rule set's start. Raises ValueError for an unknown game or rule
-    /// set, or a bad position string.
     #[new]
     #[pyo3(signature = (game, rules = "seed", fen = None))]
     fn new(game: &str, rules: &str, fen: Option<&str>) -> PyResult<Self> {
@@ -176,11 +187,10 @@ impl Game {
     /// The number of move sequences `depth` plies long from the current
     /// position (move limits and repetition ignored, as in chess). Runs
     /// without holding the GIL.
-    fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
+    fn perft(slf: &Bound<'_, Self>, depth: i64) -> PyResult<u64> {
         let depth: u32 = count("depth", depth)?;
-        // A copy, so that other threads may use this game meanwhile.
-        let game = self.inner.clone();
-        Ok(py.detach(move || each_game!(&game, g => perft(g.position(), depth))))
+        let game = slf.borrow().copy_released();
+        Ok(slf.py().detach(move || each_game!(&game, g => perft(g.position(), depth))))
     }
 
     /// The game record (docs/notation.md): tags `Game`, `Rules`, `FEN`
@@ -325,7 +335,15 @@ const MAX_HASH_MB: i64 = 4096;
 /// Most search threads accepted.
 const MAX_THREADS: i64 = 64;
 
-/// Monte's engine: a level 1-8, or full strength within limits.
+/// Monte's engine: a level 1 to 8 (the web board's computer players), or
+/// full strength within limits.
+///
+/// Give either a `level` or one or more limits (`nodes`, `movetime_ms`,
+/// `depth`; the first reached stops the search). `threads`: search
+/// threads (default: the level's, else 1); `hash_mb`: transposition table
+/// size; `seed`: the random choices of the levels that have them (1 to 5).
+/// Raises ValueError for a level out of range, a level with limits,
+/// neither, or a limit below 1.
 #[pyclass(module = "monte", frozen)]
 #[derive(Debug)]
 struct Engine {
@@ -335,12 +353,6 @@ struct Engine {
 
 #[pymethods]
 impl Engine {
-    /// Give either a `level` (1 to 8) or one or more limits (`nodes`,
-    /// `movetime_ms`, `depth`; the first reached stops the search).
-    /// `threads`: search threads (default: the level's, else 1); `hash_mb`:
-    /// transposition table size; `seed`: the random choices of the levels
-    /// that have them (1 to 5). Raises ValueError for a level out of range,
-    /// a level with limits, neither, or a limit below 1.
     #[new]
     #[pyo3(signature = (level = None, *, nodes = None, movetime_ms = None, depth = None, threads = None, hash_mb = 16, seed = 0))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
@@ -398,15 +410,15 @@ impl Engine {
 
     /// The move to play in `game`, in notation. Searches without holding
     /// the GIL; raises ValueError when the game is over.
-    fn best_move(&self, py: Python<'_>, game: &Game) -> PyResult<String> {
-        Ok(self.think(py, game)?.mv)
+    fn best_move(&self, game: &Bound<'_, Game>) -> PyResult<String> {
+        Ok(self.think(game)?.mv)
     }
 
     /// The move to play in `game` with its score and expected line (an
     /// Analysis). Searches without holding the GIL; raises ValueError when
     /// the game is over.
-    fn analyse(&self, py: Python<'_>, game: &Game) -> PyResult<Analysis> {
-        Ok(self.think(py, game)?.into())
+    fn analyse(&self, game: &Bound<'_, Game>) -> PyResult<Analysis> {
+        Ok(self.think(game)?.into())
     }
 
     fn __repr__(&self) -> String {
@@ -432,8 +444,9 @@ impl Engine {
 impl Engine {
     /// Search `game` without holding the GIL (other Python threads run
     /// meanwhile); one search at a time per engine.
-    fn think(&self, py: Python<'_>, game: &Game) -> PyResult<Choice<String>> {
-        let game = game.inner.clone();
+    fn think(&self, game: &Bound<'_, Game>) -> PyResult<Choice<String>> {
+        let py = game.py();
+        let game = game.borrow().copy_released();
         let strength = self.strength;
         py.detach(|| {
             let mut thinker = self.thinker.lock().unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -78,19 +78,27 @@ def test_reprs():
     assert repr(monte.Engine(depth=1).analyse(monte.Game("focus"))).startswith("Analysis(best_move='")
 
 
-def test_a_search_lets_other_threads_run():
-    # While the engine thinks for half a second on another thread, this
-    # thread keeps running: it never waits a quarter of that for the GIL.
+@pytest.mark.parametrize("work", ["search", "perft"])
+def test_thinking_lets_other_threads_run(work):
+    # While a search (half a second) or a perft (a few seconds) runs on
+    # another thread, this thread keeps running, and may even play on the
+    # same game: it never waits a fifth of a second for the GIL or the game.
+    g = monte.Game("salta")
+    g.play("c3-d4")
     engine = monte.Engine(movetime_ms=500, hash_mb=1)
-    search = threading.Thread(target=engine.best_move, args=(monte.Game("salta"),))
-    search.start()
+    target = {"search": lambda: engine.best_move(g), "perft": lambda: g.perft(8)}[work]
+    thread = threading.Thread(target=target)
+    thread.start()
     started = last = time.monotonic()
     longest_wait = 0.0
-    while search.is_alive():
+    while thread.is_alive():
+        g.play(g.legal_moves()[0])
+        g.undo()
         now = time.monotonic()
         longest_wait = max(longest_wait, now - last)
         last = now
         time.sleep(0.001)
-    search.join()
-    assert last - started >= 0.4
-    assert longest_wait < 0.25
+    thread.join()
+    assert last - started >= 0.3
+    assert longest_wait < 0.2
+    assert g.history() == ["c3-d4"]
