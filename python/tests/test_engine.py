@@ -43,7 +43,11 @@ def test_a_fixed_search_is_repeatable():
 def test_the_engine_takes_a_win():
     from test_rules import SALTA_WIN_AVAILABLE
 
-    assert monte.Engine(depth=3, hash_mb=1).best_move(monte.Game("salta", fen=SALTA_WIN_AVAILABLE)) == "e7-f8"
+    game = monte.Game("salta", fen=SALTA_WIN_AVAILABLE)
+    assert monte.Engine(depth=3, hash_mb=1).best_move(game) == "e7-f8"
+    # Reported as the win in one it is.
+    analysis = monte.Engine(depth=3, hash_mb=1).analyse(game)
+    assert (analysis.best_move, analysis.win_in, analysis.score) == ("e7-f8", 1, None)
 
 
 def test_a_finished_game_has_no_move():

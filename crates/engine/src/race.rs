@@ -926,9 +926,9 @@ mod tests {
         assert_eq!(race_value(&pos), Some(100));
         let (mv, value) = fastest_finish(&pos).unwrap();
         assert_eq!((mv.from, mv.to, mv.call, value), (sq("i7"), sq("j8"), false, 100));
-        // The search plays it without searching.
+        // The search plays it without searching, and calls it the win it is.
         let r = search(&pos, crate::Limits::depth(4));
-        assert_eq!((r.best, r.nodes), (Some(mv), 0));
+        assert_eq!((r.best, r.nodes, r.score), (Some(mv), 0, crate::score::Score::WinIn(1)));
     }
 
     #[test]

@@ -307,6 +307,15 @@ impl Searcher {
         if !self.options.classic
             && let Some((mv, value)) = root.solved_move()
         {
+            // A finish that ends the game at once is reported as the win
+            // (or loss) it is, not on the evaluation's scale.
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            let value = match child.status() {
+                Status::Over(o) if o.winner == Some(root.side_to_move()) => WIN - 1,
+                Status::Over(o) if o.winner.is_some() => -WIN + 1,
+                _ => value,
+            };
             return SearchResult {
                 best: Some(mv),
                 score: Score::from_internal(value),
