@@ -26,14 +26,6 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
-/// `white` or `black`: sides as the server's API and this package name them.
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
-
 /// A count from Python (an int of any size) that must fit `T`: a negative
 /// or huge one is a `ValueError`, not an `OverflowError`.
 fn count<T: TryFrom<i64>>(what: &str, value: i64) -> PyResult<T> {
@@ -58,7 +50,7 @@ struct GameResult {
 impl From<Outcome> for GameResult {
     fn from(outcome: Outcome) -> Self {
         GameResult {
-            winner: outcome.winner.map(side_name),
+            winner: outcome.winner.map(Side::key),
             reason: outcome.reason.name(),
             margin: outcome.margin,
             score: outcome.result_string(),
@@ -132,7 +124,7 @@ impl Game {
     /// `white` or `black`.
     #[getter]
     fn side_to_move(&self) -> &'static str {
-        side_name(self.inner.side_to_move())
+        self.inner.side_to_move().key()
     }
 
     /// Plies played in this game (not counting those before its start).

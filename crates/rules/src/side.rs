@@ -31,6 +31,14 @@ impl Side {
         }
     }
 
+    /// `white` or `black`: the side in the API, the store and Python.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+
     pub fn from_letter(c: &str) -> Option<Side> {
         match c {
             "w" => Some(Side::White),

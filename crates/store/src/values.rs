@@ -102,10 +102,7 @@ impl fmt::Display for Player {
 
 /// `white` / `black`: a side as stored.
 pub const fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
+    side.key()
 }
 
 /// The side [`side_name`] names.
