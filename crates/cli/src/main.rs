@@ -129,7 +129,8 @@ enum Command {
         data: Option<String>,
         /// Fit on the games of this records file (as `monte match
         /// --records` writes them) instead of playing games; only games
-        /// decided on the board count (repeatable)
+        /// decided on the board or won at a scored move limit count
+        /// (repeatable)
         #[arg(long)]
         records: Vec<String>,
     },

@@ -31,7 +31,8 @@ pub struct TuneSettings {
     pub data_in: Option<String>,
     /// Take the positions from these game records (files of records, as
     /// `monte match --records` writes them) instead of playing games:
-    /// only games decided on the board count.
+    /// only games decided on the board, or won at a scored move limit,
+    /// count.
     pub records: Vec<String>,
 }
 
@@ -91,8 +92,9 @@ where
 }
 
 /// Labelled positions from the games of record files that were decided
-/// on the board (a Salta goal completed, a Focus side out of pieces):
-/// a game ended by a move limit, a repetition or an adjudication says
+/// on the board (a Salta goal completed, a Focus side out of pieces), or
+/// won at a move limit that the rule set scores (there the count is the
+/// game): a game drawn by a limit or a repetition, or adjudicated, says
 /// little about who was winning, and fitting to it teaches the
 /// evaluation to win the count rather than the game. Every
 /// `sample_every`-th position after the first `random_plies` plies.
@@ -109,11 +111,16 @@ where
         for (i, record) in records.iter().enumerate() {
             let game = record.replay::<P>().with_context(|| format!("{path}: game {}", i + 1))?;
             let white_result = match game.status() {
-                Status::Over(o) if matches!(o.reason, EndReason::Goal | EndReason::NoPieces) => match o.winner {
-                    Some(Side::White) => 1.0,
-                    Some(Side::Black) => 0.0,
-                    None => 0.5,
-                },
+                Status::Over(o)
+                    if matches!(o.reason, EndReason::Goal | EndReason::NoPieces)
+                        || (o.reason == EndReason::MoveLimit && o.winner.is_some()) =>
+                {
+                    match o.winner {
+                        Some(Side::White) => 1.0,
+                        Some(Side::Black) => 0.0,
+                        None => 0.5,
+                    }
+                }
                 Status::Over(o) => {
                     *dropped.entry(o.reason.name()).or_default() += 1;
                     continue;
@@ -136,7 +143,7 @@ where
     }
     let dropped: Vec<String> = dropped.iter().map(|(reason, n)| format!("{n} {reason}")).collect();
     let summary = format!(
-        "{kept} games decided on the board from {}; left out: {}",
+        "{kept} games decided on the board or won at a scored limit from {}; left out: {}",
         paths.join(", "),
         if dropped.is_empty() { "none".to_string() } else { dropped.join(", ") }
     );

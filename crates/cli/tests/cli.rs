@@ -305,16 +305,18 @@ fn bad_match_settings_are_named() {
 }
 
 #[test]
-fn tune_fits_to_recorded_games_decided_on_the_board_only() {
+fn tune_fits_to_games_decided_on_the_board_or_won_at_a_scored_limit() {
     // White's sun 1 is three steps from home, Black's moon 1 one step
     // off its target and wandering: a goal in five plies; the same start
-    // stopped by a move limit, and a game left unfinished.
+    // won by White's count at a move limit, drawn by the count at a
+    // move limit, and a game left unfinished.
     let fen = "S5,S4,S3,S2,S1/M5,M4,M3,M2,M1/O5,O4,O3,O2,./.,.,.,.,./.,.,.,.,./.,.,.,O1,./\
                o1,.,.,.,./.,o2,o3,o4,o5/m1,m2,m3,m4,m5/s1,s2,s3,s4,s5 w - 0";
     let record = |rules: &str, moves: &str, result: &str| {
         format!("[Game \"salta\"]\n[Rules \"{rules}\"]\n[FEN \"{fen}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n")
     };
     let text = record("seed", "1. g5-h6 b4-c5 2. h6-i7 c5-b4 3. i7-j8", "1-0")
+        + &record("seed,move-limit=2", "1. g5-h6 b4-c5 2. h6-i7 c5-d6", "1-0")
         + &record("seed,move-limit=1", "1. g5-h6 b4-c5", "1/2-1/2")
         + &record("seed", "1. g5-h6", "*");
     let path = temp_file("tune-records.txt");
@@ -333,14 +335,14 @@ fn tune_fits_to_recorded_games_decided_on_the_board_only() {
         "--data-out",
         data.to_str().unwrap(),
     ]);
-    assert!(out.contains("records: 1 games decided on the board"), "{out}");
+    assert!(out.contains("records: 2 games decided on the board or won at a scored limit"), "{out}");
     assert!(out.contains("left out: 1 move limit, 1 unfinished or adjudicated"), "{out}");
     assert!(out.contains("distance: 100"), "{out}");
-    // The four positions of the goal game before its last move, each
-    // labelled with White's win.
+    // The four positions of the goal game before its last move and the
+    // three of the game won at the limit, each labelled with White's win.
     let lines: Vec<String> =
         std::fs::read_to_string(&data).unwrap().lines().filter(|l| !l.starts_with('#')).map(String::from).collect();
-    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines.len(), 7, "{lines:?}");
     assert!(lines.iter().all(|l| l.starts_with("1 ; ")), "{lines:?}");
     assert!(lines[0].ends_with(" b - 1"), "{lines:?}");
     // A broken record is an error that names the file and the game.
