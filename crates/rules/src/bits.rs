@@ -24,3 +24,10 @@ pub fn nth_square(board: u64, n: u8) -> u8 {
     let count = board.count_ones().max(1) as usize;
     Squares(board).nth(usize::from(n) % count).unwrap_or(0)
 }
+
+/// How many squares of `board` come before `sq` (below it in bit order):
+/// the index of `sq` among the board's squares, for `sq < 64`.
+#[inline]
+pub fn index_in(board: u64, sq: u8) -> usize {
+    (board & ((1u64 << sq) - 1)).count_ones() as usize
+}

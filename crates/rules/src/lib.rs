@@ -28,6 +28,7 @@ games! {
 pub mod any;
 pub mod bits;
 pub mod board;
+pub mod encoding;
 pub mod error;
 pub mod focus;
 pub mod game;
@@ -42,6 +43,7 @@ pub mod side;
 pub mod toy;
 mod zobrist;
 
+pub use encoding::Encoding;
 pub use error::{MoveError, PositionError, RulesError};
 pub use game::Game;
 pub use position::{EndReason, MAX_MOVES, MoveList, Outcome, Position, RenderStyle, RuleSet, Status, result_string};

@@ -2,6 +2,7 @@
 //! text.
 
 mod board;
+mod encoding;
 pub mod geometry;
 mod notation;
 mod position;

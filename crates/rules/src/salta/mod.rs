@@ -1,6 +1,7 @@
 //! Salta: the race game of Monte Carlo, 1900.
 
 mod board;
+mod encoding;
 pub mod geometry;
 mod movegen;
 mod notation;

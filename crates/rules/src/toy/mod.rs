@@ -14,6 +14,7 @@
 //! game that reaches the rule set's move limit (`seed`: 10 moves per
 //! side).
 
+mod encoding;
 mod position;
 mod rules;
 

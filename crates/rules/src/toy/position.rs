@@ -42,8 +42,8 @@ impl ToyMove {
 pub struct ToyPosition {
     rules: ToyRules,
     /// Each side's pieces, one bit per square.
-    pieces: [u16; 2],
-    side: Side,
+    pub(super) pieces: [u16; 2],
+    pub(super) side: Side,
     ply: u32,
     hash: u64,
 }
