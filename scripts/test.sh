@@ -31,7 +31,8 @@ if [ -z "${MONTE_SKIP_PYTHON:-}" ]; then
   cargo fmt --manifest-path python/Cargo.toml -- --check
   cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
   python3 -m venv target/pyenv
-  target/pyenv/bin/pip install --quiet --disable-pip-version-check pytest mypy
+  # numpy is the package's one dependency.
+  target/pyenv/bin/pip install --quiet --disable-pip-version-check pytest mypy numpy
   # Reinstalled every time: the version number stays while the code changes.
   target/pyenv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
   # The type stubs against the compiled module: names, parameters, kinds.

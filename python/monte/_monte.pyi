@@ -1,6 +1,9 @@
 """Type stubs of the compiled module (python/src/lib.rs)."""
 
-from typing import Any, Final, Self, final
+from typing import Any, Final, Self, SupportsIndex, final
+
+import numpy as np
+import numpy.typing as npt
 
 __all__ = ["GAMES", "Analysis", "Engine", "Game", "GameResult", "__version__"]
 
@@ -100,6 +103,42 @@ class Game:
         Raises ``ValueError`` for another result, or tags a record cannot
         hold (names of letters and digits, values of one line).
         """
+    @property
+    def num_distinct_actions(self) -> int:
+        """The number of actions: every action is an int from 0 up to it
+        (5001 in Salta, 1301 in Focus; docs/python.md numbers them)."""
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        """The shape of ``observation()``: planes, rows, columns."""
+    def legal_actions(self) -> list[int]:
+        """The actions of the legal moves, in increasing order; empty when
+        the game is over."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A numpy bool array of ``num_distinct_actions``: True for the
+        actions of the legal moves."""
+    def apply_action(self, action: SupportsIndex) -> str:
+        """Play the move an action stands for and return it in notation.
+
+        Raises ``ValueError`` for a number out of range or an illegal move;
+        the game is then unchanged.
+        """
+    def action_to_move(self, action: SupportsIndex) -> str:
+        """The move an action stands for in the current position (seen by
+        the side to move), in notation, legal or not.
+
+        Raises ``ValueError`` for a number no move of the board has.
+        """
+    def move_to_action(self, move: str) -> int:
+        """The action of a legal move given in notation.
+
+        Raises ``ValueError`` for a malformed or illegal move.
+        """
+    def observation(self, player: str | None = None) -> npt.NDArray[np.float32]:
+        """The position as a float32 array of ``observation_shape``, seen by
+        ``player`` (``"white"`` or ``"black"``; default the side to move):
+        planes of 0s and 1s described in docs/python.md."""
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickling: the game travels as its record."""
     def clone(self) -> Game:
         """A copy that goes its own way."""
     def __copy__(self) -> Game: ...
@@ -170,3 +209,4 @@ class Engine:
         """The move to play in ``game`` with its score and expected line.
         Searches without holding the GIL; raises ``ValueError`` when the
         game is over."""
+

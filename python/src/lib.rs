@@ -6,8 +6,11 @@
 //! carrying its message. The Python-facing names and docstrings are
 //! mirrored in `monte/_monte.pyi`.
 
+mod encoding;
+
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use monte_engine::ai::{Choice, choose_any, search_any};
@@ -16,9 +19,10 @@ use monte_rules::any::AnyGame;
 use monte_rules::perft::perft;
 use monte_rules::record::{RESULTS, Record};
 use monte_rules::{GameKind, Outcome, RenderStyle, Rng, Side, each_game};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 /// Any error of the rules or the engine, as Python's `ValueError` with the
 /// same message.
@@ -30,6 +34,28 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
 /// or huge one is a `ValueError`, not an `OverflowError`.
 fn count<T: TryFrom<i64>>(what: &str, value: i64) -> PyResult<T> {
     T::try_from(value).map_err(|_| value_error(format!("{what} {value}: out of range")))
+}
+
+/// A side named as Python names it: `"white"` or `"black"`.
+fn side_named(name: &str) -> PyResult<Side> {
+    Side::BOTH
+        .into_iter()
+        .find(|side| side.key() == name)
+        .ok_or_else(|| value_error(format!("side `{name}`: expected white or black")))
+}
+
+/// An int argument (a numpy int too) that must fit `T`: one out of range,
+/// however large, is a `ValueError` (not an `OverflowError`); not an int,
+/// a `TypeError`.
+fn int_argument<T: TryFrom<i64>>(what: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
+    let n: i64 = value.extract().map_err(|error: PyErr| {
+        if error.is_instance_of::<PyOverflowError>(value.py()) {
+            value_error(format!("{what} {value}: out of range"))
+        } else {
+            error
+        }
+    })?;
+    count(what, n)
 }
 
 /// How a finished game ended, as the rules report it.
@@ -213,6 +239,79 @@ impl Game {
             return Err(value_error("tags that a record cannot hold (names: letters and digits; values: one line)"));
         }
         Ok(text)
+    }
+
+    /// The number of actions: every action is an int from 0 up to it
+    /// (5001 in Salta, 1301 in Focus; docs/python.md numbers them).
+    #[getter]
+    fn num_distinct_actions(&self) -> usize {
+        encoding::action_count(self.inner.kind())
+    }
+
+    /// The shape of `observation()`: planes, rows, columns.
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        let [planes, rows, columns] = encoding::observation_shape(self.inner.kind());
+        (planes, rows, columns)
+    }
+
+    /// The actions of the legal moves, in increasing order; empty when the
+    /// game is over.
+    fn legal_actions(&self) -> Vec<usize> {
+        encoding::legal_actions(&self.inner)
+    }
+
+    /// A numpy bool array of `num_distinct_actions`: True for the actions
+    /// of the legal moves.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let mask = PyArray1::<bool>::zeros(py, self.num_distinct_actions(), false);
+        {
+            let mut writable = mask.readwrite();
+            let values = writable.as_slice_mut().map_err(value_error)?;
+            for action in encoding::legal_actions(&self.inner) {
+                values[action] = true;
+            }
+        }
+        Ok(mask)
+    }
+
+    /// Play the move an action stands for and return it in notation.
+    /// Raises ValueError for a number out of range or an illegal move; the
+    /// game is then unchanged.
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        encoding::apply_action(&mut self.inner, int_argument("action", action)?).map_err(value_error)
+    }
+
+    /// The move an action stands for in the current position (seen by the
+    /// side to move), in notation, legal or not. Raises ValueError for a
+    /// number no move of the board has.
+    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        encoding::action_to_move(&self.inner, int_argument("action", action)?).map_err(value_error)
+    }
+
+    /// The action of a legal move given in notation. Raises ValueError for
+    /// a malformed or illegal move.
+    fn move_to_action(&self, r#move: &str) -> PyResult<usize> {
+        encoding::move_to_action(&self.inner, r#move).map_err(value_error)
+    }
+
+    /// The position as a numpy float32 array of `observation_shape`, seen
+    /// by `player` (`"white"` or `"black"`; default the side to move):
+    /// planes of 0s and 1s described in docs/python.md.
+    #[pyo3(signature = (player = None))]
+    fn observation<'py>(&self, py: Python<'py>, player: Option<&str>) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let viewer = player.map(side_named).transpose()?.unwrap_or(self.inner.side_to_move());
+        let planes = PyArray3::<f32>::zeros(py, encoding::observation_shape(self.inner.kind()), false);
+        encoding::observe(&self.inner, viewer, planes.readwrite().as_slice_mut().map_err(value_error)?);
+        Ok(planes)
+    }
+
+    /// Pickling: the game travels as its record (start, rules and moves).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let text = slf.borrow().inner.record(&[], None).to_string();
+        let from_record = py.get_type::<Game>().getattr("from_record")?;
+        (from_record, (text,)).into_pyobject(py)
     }
 
     /// A copy that goes its own way.
@@ -435,24 +534,57 @@ impl Engine {
 
 impl Engine {
     /// Search `game` without holding the GIL (other Python threads run
-    /// meanwhile); one search at a time per engine.
+    /// meanwhile); one search at a time per engine. The search runs on a
+    /// thread of its own while this one waits in slices, between which
+    /// Python's signal handlers run: Ctrl-C stops the search and raises
+    /// KeyboardInterrupt.
     fn think(&self, game: &Bound<'_, Game>) -> PyResult<Choice<String>> {
         let py = game.py();
         let game = game.borrow().copy_released();
         let strength = self.strength;
-        py.detach(|| {
-            let mut thinker = self.thinker.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            let Thinker { searcher, noise } = &mut *thinker;
-            // Nothing stops a search early: its limits bound it.
-            let stop = AtomicBool::new(false);
-            match strength {
-                Strength::Level(level) => choose_any(searcher, &game, &level, None, noise, &stop, &mut |_| {}),
-                Strength::Limits(limits) => search_any(searcher, &game, &limits, &stop, &mut |_| {}),
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let (sender, mut receiver) = mpsc::channel();
+            let (game, stop, thinker) = (&game, &stop, &self.thinker);
+            scope.spawn(move || {
+                let mut thinker = thinker.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let Thinker { searcher, noise } = &mut *thinker;
+                let choice = match strength {
+                    Strength::Level(level) => choose_any(searcher, game, &level, None, noise, stop, &mut |_| {}),
+                    Strength::Limits(limits) => search_any(searcher, game, &limits, stop, &mut |_| {}),
+                };
+                // The receiver is gone only after an error in this thread's
+                // waiting, which has already been reported.
+                let _ = sender.send(choice);
+            });
+            loop {
+                let (back, waited) = py.detach(move || {
+                    let waited = receiver.recv_timeout(SIGNAL_CHECK_INTERVAL);
+                    (receiver, waited)
+                });
+                receiver = back;
+                match waited {
+                    Ok(choice) => return choice.map_err(value_error),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Err(interrupt) = py.check_signals() {
+                            stop.store(true, Ordering::Relaxed);
+                            // The stopped search returns soon; other Python
+                            // threads run meanwhile.
+                            let _ = py.detach(move || receiver.recv());
+                            return Err(interrupt);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(value_error("the search ended without a move"));
+                    }
+                }
             }
         })
-        .map_err(value_error)
     }
 }
+
+/// How often a waiting search lets Python run its signal handlers.
+const SIGNAL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
 
 /// Salta and Focus: rules, records and engine (the Rust crates
 /// monte-rules and monte-engine).

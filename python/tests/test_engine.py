@@ -1,6 +1,8 @@
 """The engine through Python: legal moves at every strength, ValueError
 for bad settings, and searches that let other Python threads run."""
 
+import os
+import signal
 import threading
 import time
 
@@ -106,3 +108,16 @@ def test_thinking_lets_other_threads_run(work):
     assert last - started >= 0.3
     assert longest_wait < 0.2
     assert g.history() == ["c3-d4"]
+
+
+def test_ctrl_c_stops_a_search():
+    engine = monte.Engine(movetime_ms=60_000, hash_mb=1)
+    g = monte.Game("salta")
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        engine.best_move(g)
+    assert time.monotonic() - started < 5
+    # The game is untouched, and searches go on working.
+    assert monte.Engine(depth=1).best_move(g) in g.legal_moves() and g.moves_played == 0
