@@ -31,8 +31,10 @@ if [ -z "${MONTE_SKIP_PYTHON:-}" ]; then
   cargo fmt --manifest-path python/Cargo.toml -- --check
   cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
   python3 -m venv target/pyenv
-  # numpy is the package's one dependency.
-  target/pyenv/bin/pip install --quiet --disable-pip-version-check pytest mypy numpy
+  # numpy is the package's one dependency; gymnasium and pettingzoo are
+  # those of monte.envs, which the tests check with the libraries' own
+  # checkers.
+  target/pyenv/bin/pip install --quiet --disable-pip-version-check pytest mypy numpy gymnasium pettingzoo
   # Reinstalled every time: the version number stays while the code changes.
   target/pyenv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
   # The type stubs against the compiled module: names, parameters, kinds.

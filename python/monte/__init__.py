@@ -13,6 +13,6 @@ their message.
 'black'
 """
 
-from ._monte import GAMES, Analysis, Engine, Game, GameResult, __version__
+from ._monte import GAMES, Analysis, BatchEnv, Engine, Game, GameResult, __version__
 
-__all__ = ["GAMES", "Analysis", "Engine", "Game", "GameResult", "__version__"]
+__all__ = ["GAMES", "Analysis", "BatchEnv", "Engine", "Game", "GameResult", "__version__"]

@@ -5,7 +5,7 @@ from typing import Any, Final, Self, SupportsIndex, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["GAMES", "Analysis", "Engine", "Game", "GameResult", "__version__"]
+__all__ = ["GAMES", "Analysis", "BatchEnv", "Engine", "Game", "GameResult", "__version__"]
 
 GAMES: Final[list[str]]
 """The games' names: ``["salta", "focus"]``."""
@@ -210,3 +210,82 @@ class Engine:
         Searches without holding the GIL; raises ``ValueError`` when the
         game is over."""
 
+@final
+class BatchEnv:
+    """``n`` games of one kind stepped together in Rust: actions in, and
+    observations, legal-action masks, rewards and ends out as numpy arrays.
+
+    Each step plays one ply in every game, by its side to move. A game that
+    ends (by the rules, or after ``max_steps`` plies: truncated) starts
+    again at once, and the step returns the new game's first observation.
+    The arrays are the environment's own and each step overwrites them:
+    copy what must be kept. Steps run without the GIL, on ``threads``
+    threads (default: every core for 32 games or more).
+    """
+
+    def __new__(
+        cls,
+        game: str,
+        n: int,
+        rules: str = "seed",
+        fen: str | None = None,
+        seed: int = 0,
+        max_steps: int | None = 1000,
+        observations: bool = True,
+        threads: int | None = None,
+    ) -> Self:
+        """Raises ``ValueError`` for an unknown game or rule set, a bad
+        position string, or ``n``, ``max_steps`` or ``threads`` out of range."""
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Start every game anew, its random numbers (for ``random_actions``
+        and ``step_random``) from ``seed`` (default: the next of a sequence
+        seeded by the constructor's); returns (observations, masks)."""
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Play one action in every game (an int64 array of ``num_envs``,
+        each a legal action of its game's side to move); returns
+        (observations, masks, rewards, dones). ``rewards`` is for the side
+        that moved: 1 for a win, -1 for a loss, else 0.
+
+        Raises ``ValueError``, changing nothing, when an action is not legal.
+        """
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action of every game."""
+    def step_random(self, plies: int) -> int:
+        """Play ``plies`` uniformly random plies in every game in Rust,
+        writing the arrays once at the end (rewards, dones and truncated of
+        the last ply): random play at full speed. Returns how many games
+        ended."""
+    def fens(self) -> list[str]:
+        """Each game's position string."""
+    @property
+    def game(self) -> str:
+        """The game's name: ``"salta"`` or ``"focus"``."""
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_distinct_actions(self) -> int: ...
+    @property
+    def observation_shape(self) -> tuple[int, int, int]: ...
+    @property
+    def observations(self) -> npt.NDArray[np.float32]:
+        """float32 (num_envs, *observation_shape): each game's position seen
+        by its side to move; (0, ...) without observations."""
+    @property
+    def masks(self) -> npt.NDArray[np.bool_]:
+        """bool (num_envs, num_distinct_actions): each game's legal actions."""
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """float32 (num_envs,): the last step's rewards, for the side that moved."""
+    @property
+    def dones(self) -> npt.NDArray[np.bool_]:
+        """bool (num_envs,): which games the last step ended (and restarted)."""
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """bool (num_envs,): which of the games the last step ended were cut
+        at ``max_steps`` rather than ended by the rules."""
+    @property
+    def to_play(self) -> npt.NDArray[np.int8]:
+        """int8 (num_envs,): each game's side to move, 0 White, 1 Black."""
+    def __len__(self) -> int: ...

@@ -6,6 +6,7 @@
 //! carrying its message. The Python-facing names and docstrings are
 //! mirrored in `monte/_monte.pyi`.
 
+mod batch;
 mod encoding;
 
 use std::sync::Mutex;
@@ -594,6 +595,7 @@ fn _monte(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<GameResult>()?;
     module.add_class::<Engine>()?;
     module.add_class::<Analysis>()?;
+    module.add_class::<batch::BatchEnv>()?;
     let games: Vec<&str> = GameKind::ALL.iter().map(|kind| kind.name()).collect();
     module.add("GAMES", games)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
