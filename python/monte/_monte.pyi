@@ -220,7 +220,7 @@ class BatchEnv:
     again at once, and the step returns the new game's first observation.
     The arrays are the environment's own and each step overwrites them:
     copy what must be kept. Steps run without the GIL, on ``threads``
-    threads (default: every core for 32 games or more).
+    threads (default: a core per 128 games).
     """
 
     def __new__(

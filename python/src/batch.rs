@@ -354,9 +354,10 @@ const DEFAULT_MAX_STEPS: i64 = 1000;
 /// a machine's memory.
 const MAX_GAMES: i64 = 1 << 20;
 
-/// Fewer games than this step on one thread: spreading them out would
-/// cost more than it saves.
-const GAMES_PER_THREAD: usize = 32;
+/// Each thread a step starts gets at least this many games: below it,
+/// starting the thread (and, on a busy machine, waiting for a core) costs
+/// more than the thread saves.
+const GAMES_PER_THREAD: usize = 128;
 
 /// `n` games of one kind stepped together in Rust: actions in, and
 /// observations, legal-action masks, rewards and ends out as numpy arrays.
@@ -367,8 +368,8 @@ const GAMES_PER_THREAD: usize = 32;
 /// `max_steps` plies: truncated) starts again at once, and the step returns
 /// the new game's first observation. The arrays are the environment's own
 /// and each step overwrites them: copy what must be kept. Steps run
-/// without the GIL, on `threads` threads (default: every core for 32
-/// games or more). See docs/python.md.
+/// without the GIL, on `threads` threads (default: a core per 128
+/// games). See docs/python.md.
 #[pyclass(module = "monte")]
 #[derive(Debug)]
 pub(crate) struct BatchEnv {
