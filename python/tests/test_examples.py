@@ -1,7 +1,10 @@
-"""The examples of python/examples run, at a small size."""
+"""The examples of python/examples run, at a small size: the self-play
+policy beats random play, and the benchmark prints its table."""
 
 import importlib.util
 from pathlib import Path
+
+import numpy as np
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -11,6 +14,19 @@ def load(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_a_policy_learnt_from_self_play_beats_random_play(tmp_path):
+    selfplay = load("selfplay")
+    out = tmp_path / "selfplay.npz"
+    wins, draws, losses = selfplay.main(["--games", "16", "--epochs", "20", "--match-games", "40", "--out", str(out)])
+    data = np.load(out)
+    positions = len(data["actions"])
+    assert positions == 16 * 60  # every game runs to the move limit, 30 moves a side
+    assert data["observations"].shape == (positions, 33, 10, 10) and data["masks"].shape == (positions, 5001)
+    assert data["masks"][np.arange(positions), data["actions"]].all()  # the engine's moves were legal
+    assert set(np.unique(data["outcomes"])) <= {-1.0, 0.0, 1.0}
+    assert wins + draws + losses == 40 and wins >= 2 * losses
 
 
 def test_the_benchmark_prints_every_row(capsys):
