@@ -26,6 +26,7 @@ mod play;
 mod serve;
 mod tune;
 mod ugi;
+mod user;
 
 #[derive(Parser, Debug)]
 #[command(name = "monte", version, about = "Salta and Focus: rules engine, perft and tools", long_about = None)]
@@ -146,6 +147,11 @@ enum Command {
     Match(matches::MatchArgs),
     /// Run the game server: HTTP API, WebSocket push, AI seats (docs/api.md)
     Serve(serve::ServeArgs),
+    /// Manage players' accounts on a server's database (the operator's tools)
+    User {
+        #[command(subcommand)]
+        command: user::UserCommand,
+    },
     /// Load benchmark of the game server: many games at once over
     /// WebSocket at a target move rate; moves/s, latency, memory per game
     /// (docs/server-load.md)
@@ -330,6 +336,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { kind: None } => bench::run(),
         Command::Serve(args) => serve::serve(&args),
+        Command::User { command } => user::run(command),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::Bench { kind: Some(BenchKind::Playouts { pos, seconds, threads, seed, max_plies }) } => {
             let settings = bench::PlayoutSettings { seconds, threads, seed, max_plies };

@@ -71,14 +71,24 @@ pub struct ServeArgs {
     /// Longest AI search for one move, in seconds
     #[arg(long, default_value_t = 10.0)]
     ai_max_seconds: f64,
+    /// Mark the session cookie Secure on every answer: for a server
+    /// reached only over HTTPS. Behind a TLS proxy that sends
+    /// `X-Forwarded-Proto: https` it is marked so anyway
+    #[arg(long)]
+    secure_cookies: bool,
+}
+
+/// The database of `--database`, else $DATABASE_URL, else ./monte.db.
+pub fn database_url(database: &Option<String>) -> String {
+    match database {
+        Some(d) => d.clone(),
+        None => std::env::var("DATABASE_URL").unwrap_or_else(|_| "sqlite:monte.db".into()),
+    }
 }
 
 impl ServeArgs {
     pub fn config(&self) -> Result<monte_server::Config> {
-        let database = match &self.database {
-            Some(d) => d.clone(),
-            None => std::env::var("DATABASE_URL").unwrap_or_else(|_| "sqlite:monte.db".into()),
-        };
+        let database = database_url(&self.database);
         let limits = monte_server::Limits {
             header_timeout: seconds("--header-timeout", self.header_timeout)?,
             body_timeout: seconds("--body-timeout", self.body_timeout)?,
@@ -101,6 +111,7 @@ impl ServeArgs {
             limits,
             drain_timeout: seconds("--drain-timeout", self.drain_timeout)?,
             max_plies: self.max_plies,
+            secure_cookies: self.secure_cookies,
             ..monte_server::Config::default()
         };
         if let Some(n) = self.ai_threads {

@@ -350,3 +350,53 @@ fn tune_fits_to_games_decided_on_the_board_or_won_at_a_scored_limit() {
     let err = fails(&["tune", "--game", "salta", "--records", path.to_str().unwrap()]);
     assert!(err.contains("game 1") && err.contains("g5-g6"), "{err}");
 }
+
+#[test]
+fn the_operator_resets_a_password_and_signs_the_account_out() {
+    use monte_server::accounts::{hash_password_now, verify_password_now};
+    use monte_store::{AccountRow, Store};
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("monte-user-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = format!("sqlite:{}", dir.join("monte.db").display());
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let store = runtime.block_on(Store::connect(&database, "test")).unwrap();
+    let account = AccountRow {
+        id: "a1".into(),
+        name: "Ann".into(),
+        password_hash: hash_password_now("old password").unwrap(),
+        created_at: 0,
+    };
+    runtime.block_on(async {
+        assert!(store.create_account(&account, "ann").await.unwrap());
+        store.create_session("session", "a1", 0, i64::MAX).await.unwrap();
+    });
+    let stored = || runtime.block_on(store.account_by_name("ann")).unwrap().unwrap().password_hash;
+
+    // Made up and printed once.
+    let printed = ok(&["user", "reset-password", "ANN", "--database", &database]);
+    let password = printed.trim();
+    assert_eq!(password.len(), 20, "{printed}");
+    assert!(verify_password_now(password, &stored()));
+    assert!(runtime.block_on(store.session_account("session", 1)).unwrap().is_none(), "signed out everywhere");
+
+    // Read from standard input, never from the command line.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_monte"))
+        .args(["user", "reset-password", "Ann", "--database", &database, "--password-stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"chosen by Ann\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty(), "the password chosen is not shown");
+    assert!(verify_password_now("chosen by Ann", &stored()));
+
+    assert!(
+        fails(&["user", "reset-password", "Nobody", "--database", &database]).contains("no account named `Nobody`")
+    );
+    runtime.block_on(store.close());
+    let _ = std::fs::remove_dir_all(&dir);
+}

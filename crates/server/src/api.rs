@@ -30,8 +30,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::App;
+use crate::accounts::SignedIn;
 use crate::error::{
-    ApiError, ApiResult, ErrorBody, IllegalMove, Malformed, NoSeat, NoSuchGame, NoToken, NotNow, Unavailable,
+    ApiError, ApiResult, ErrorBody, IllegalMove, Malformed, NoSeat, NoSuchGame, NoSuchPlayer, NoToken, NotNow,
+    NotSignedIn, Unavailable,
 };
 use crate::games::{Action, NewGame, SeatSpec};
 use crate::hub::{Push, WsServerMessage, state_message};
@@ -55,7 +57,7 @@ use monte_rules::Side;
     ),
     components(
         schemas(WsServerMessage, WsCommand, GameList),
-        responses(Malformed, NoToken, NoSeat, NoSuchGame, NotNow, IllegalMove, Unavailable)
+        responses(Malformed, NoToken, NoSeat, NoSuchGame, NotNow, IllegalMove, Unavailable, NotSignedIn, NoSuchPlayer)
     )
 )]
 struct ApiDoc;
@@ -84,6 +86,13 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(record))
         .routes(routes!(websocket))
         .routes(routes!(show_invite, join))
+        .routes(routes!(crate::accounts::sign_up))
+        .routes(routes!(crate::accounts::sign_in, crate::accounts::sign_out))
+        .routes(routes!(crate::accounts::me, crate::accounts::delete_me))
+        .routes(routes!(crate::accounts::my_data))
+        .routes(routes!(crate::accounts::player))
+        .routes(routes!(crate::accounts::player_games))
+        .routes(routes!(crate::accounts::leaderboard))
 }
 
 /// The OpenAPI document of the API (served at `/api/openapi.json`; a copy
@@ -113,9 +122,9 @@ pub fn openapi_json() -> &'static str {
 }
 
 /// Adds to every operation what the layers around the handlers do
-/// ([`router`]): any request may be refused by the rate limit, and any
-/// POST by [`same_origin_json`], the body limit and [`JsonBody`], which
-/// also reads a body left out as `{}`.
+/// ([`router`]): any request may be refused by the rate limit, any POST
+/// or DELETE by [`same_origin_json`], and one with a body by the body
+/// limit and [`JsonBody`], which also reads a body left out as `{}`.
 fn describe_layers(document: &mut Document) {
     let shared = document.components.as_ref().map(|c| c.responses.clone()).unwrap_or_default();
     let description = |answer: &RefOr<Answer>| match answer {
@@ -129,27 +138,33 @@ fn describe_layers(document: &mut Document) {
         }
     };
     for item in document.paths.paths.values_mut() {
-        for (method, operation) in [("get", &mut item.get), ("post", &mut item.post)] {
+        for (method, operation) in [("get", &mut item.get), ("post", &mut item.post), ("delete", &mut item.delete)] {
             let Some(operation) = operation else { continue };
             let answers = &mut operation.responses.responses;
             answers.entry("429".into()).or_insert_with(|| error_answer("rate limit"));
-            if method != "post" {
+            if method == "get" {
                 continue;
             }
-            if let Some(RefOr::T(body)) = &mut operation.request_body {
-                may_be_left_out(body);
-            }
-            answers.entry("400".into()).or_insert_with(|| RefOr::Ref(Ref::from_response_name("Malformed")));
             let cross_site = "cross-site request: the Origin header names another site";
             let forbidden = match answers.get("403") {
                 Some(own) => format!("{}; {cross_site}", description(own)),
                 None => cross_site.to_string(),
             };
             answers.insert("403".into(), error_answer(&forbidden));
+            if method == "delete" && operation.request_body.is_none() {
+                continue;
+            }
+            if let Some(RefOr::T(body)) = &mut operation.request_body {
+                may_be_left_out(body);
+            }
+            let answers = &mut operation.responses.responses;
+            answers.entry("400".into()).or_insert_with(|| RefOr::Ref(Ref::from_response_name("Malformed")));
             answers.entry("413".into()).or_insert_with(|| error_answer("request body too large"));
-            answers.entry("415".into()).or_insert_with(|| {
-                error_answer("the body is not declared JSON (Content-Type: application/json is required)")
-            });
+            if method == "post" {
+                answers.entry("415".into()).or_insert_with(|| {
+                    error_answer("the body is not declared JSON (Content-Type: application/json is required)")
+                });
+            }
         }
     }
 }
@@ -194,19 +209,25 @@ pub fn router(app: Arc<App>) -> Router {
 /// and come from this server's own pages when it names its origin: a
 /// page of another site can send a form or a `text/plain` POST without
 /// asking, but not a JSON one (that takes a CORS preflight, which this
-/// server does not grant), and its browser names its origin. Tokens do
-/// not travel by themselves (no cookies), but an invite code in a URL
-/// would: a cross-site POST could take the seat.
+/// server does not grant), and its browser names its origin. Seat tokens
+/// do not travel by themselves, but an invite code in a URL would, and so
+/// does the session cookie (SameSite=Lax keeps it off cross-site POSTs in
+/// browsers that honour it): a cross-site POST could take the seat. A
+/// DELETE (signing out, deleting an account) must come from this server's
+/// pages too.
 async fn same_origin_json(req: Request, next: Next) -> Response {
-    if req.method() != Method::POST {
+    if req.method() != Method::POST && req.method() != Method::DELETE {
         return next.run(req).await;
     }
     let headers = req.headers();
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    // A DELETE cannot be sent by a form, nor across sites without a
+    // preflight: only its origin is checked.
+    let json = req.method() == Method::DELETE
+        || headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
     if !json {
         return ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -412,6 +433,11 @@ struct CreateGame {
     /// the invite code. Needs an open seat.
     #[serde(default)]
     public: bool,
+    /// Counts for the ratings: the creator signed in, the game's default
+    /// rule set from its start position, a clock, one seat `me` and the
+    /// other `open` (taken by a signed-in player).
+    #[serde(default)]
+    rated: bool,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -461,12 +487,14 @@ struct Invite {
     })),
     responses(
         (status = 201, description = "created", body = CreatedGame),
+        (status = 401, description = "a rated game needs the creator signed in", body = ErrorBody),
         (status = 503, response = Unavailable),
     ),
 )]
 async fn create_game(
     State(app): State<Arc<App>>,
     peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    signed_in: SignedIn,
     JsonBody(body): JsonBody<CreateGame>,
 ) -> ApiResult<Response> {
     let seat = |s: &Option<String>, default: &str| s.as_deref().unwrap_or(default).parse::<SeatSpec>();
@@ -479,9 +507,11 @@ async fn create_game(
         name: body.name,
         clock: body.clock.map(|c| (c.minutes, c.increment)),
         public: body.public,
+        rated: body.rated,
+        creator: signed_in.0,
     };
     let created = if new.between_ais() {
-        let address = peer.map(|p| p.0.0.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        let address = client_address(peer.as_ref().map(|p| &p.0));
         let cap = app.config.ai.watched_per_address;
         app.watched.admit(&app.games, address, cap, app.games.create(new)).await?
     } else {
@@ -820,6 +850,7 @@ fn joined((game, side, token): (GameView, Side, String)) -> Json<Joined> {
     request_body = Option<JoinBody>,
     responses(
         (status = 200, description = "joined", body = Joined),
+        (status = 401, description = "the game is rated: sign in to take the seat", body = ErrorBody),
         (status = 404, description = "no such invite", body = ErrorBody),
         (status = 409, description = "the invite has been used, or the seat asked for is taken", body = ErrorBody),
         (status = 503, response = Unavailable),
@@ -828,10 +859,11 @@ fn joined((game, side, token): (GameView, Side, String)) -> Json<Joined> {
 async fn join(
     State(app): State<Arc<App>>,
     Path(InviteCode { code }): Path<InviteCode>,
+    signed_in: SignedIn,
     JsonBody(body): JsonBody<JoinBody>,
 ) -> ApiResult<Json<Joined>> {
     let side = body.side()?;
-    Ok(joined(app.games.join(&code, side, body.name).await?))
+    Ok(joined(app.games.join(&code, side, body.name, signed_in.0).await?))
 }
 
 /// Take an open seat of a game open to anyone
@@ -839,6 +871,7 @@ async fn join(
     request_body = Option<JoinBody>,
     responses(
         (status = 200, description = "joined", body = Joined),
+        (status = 401, description = "the game is rated: sign in to take the seat", body = ErrorBody),
         (status = 403, description = "the game is not open to anyone (join it through its invite)", body = ErrorBody),
         (status = 404, description = "no such game", body = ErrorBody),
         (status = 409, description = "no seat is open, or the seat asked for is taken", body = ErrorBody),
@@ -848,10 +881,11 @@ async fn join(
 async fn join_public(
     State(app): State<Arc<App>>,
     Path(GameId { id }): Path<GameId>,
+    signed_in: SignedIn,
     JsonBody(body): JsonBody<JoinBody>,
 ) -> ApiResult<Json<Joined>> {
     let side = body.side()?;
-    Ok(joined(app.games.join_public(&id, side, body.name).await?))
+    Ok(joined(app.games.join_public(&id, side, body.name, signed_in.0).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -1136,47 +1170,55 @@ impl Bucket {
     }
 }
 
-/// Requests per second per client address (0 = no limit).
+/// Requests per second per key (by default a client address; 0 = no limit).
 #[derive(Debug)]
-pub struct RateLimiter {
+pub struct RateLimiter<K = IpAddr> {
     rate: f64,
     burst: f64,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    buckets: Mutex<HashMap<K, Bucket>>,
 }
 
-impl RateLimiter {
-    pub fn new(rate: f64, burst: f64) -> RateLimiter {
+impl<K: std::hash::Hash + Eq> RateLimiter<K> {
+    pub fn new(rate: f64, burst: f64) -> RateLimiter<K> {
         RateLimiter { rate, burst: burst.max(1.0), buckets: Mutex::new(HashMap::new()) }
     }
 
-    pub fn allow(&self, ip: IpAddr) -> bool {
+    pub fn allow(&self, key: K) -> bool {
         if self.rate <= 0.0 {
             return true;
         }
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() > 100_000 {
-            // Forget clients whose buckets have refilled.
+            // Forget keys whose buckets have refilled.
             let (burst, rate) = (self.burst, self.rate);
             buckets.retain(|_, b| b.tokens + b.at.elapsed().as_secs_f64() * rate < burst);
         }
-        buckets.entry(ip).or_insert_with(|| Bucket::new(self.burst)).take(self.burst, self.rate)
+        buckets.entry(key).or_insert_with(|| Bucket::new(self.burst)).take(self.burst, self.rate)
+    }
+
+    /// Seconds until a refused key has a token again (at least one).
+    pub fn retry_after(&self) -> u64 {
+        (1.0 / self.rate).ceil().max(1.0) as u64
     }
 }
 
+/// The client's address (unspecified when the connection's is not known,
+/// as in tests through `oneshot`).
+pub fn client_address(peer: Option<&ConnectInfo<SocketAddr>>) -> IpAddr {
+    peer.map(|c| c.0.ip()).unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+}
+
+/// 429 with `Retry-After` in seconds.
+pub fn too_many(error: ApiError, retry_after: u64) -> Response {
+    let mut refused = error.into_response();
+    refused.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
+    refused
+}
+
 async fn rate_limit(State(limiter): State<Arc<RateLimiter>>, req: Request<Body>, next: Next) -> Response {
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
-        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-    if !limiter.allow(ip) {
-        // A token comes back every 1/rate seconds.
-        let retry_after = (1.0 / limiter.rate).ceil().max(1.0).to_string();
-        let mut refused = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many requests: slow down").into_response();
-        if let Ok(value) = header::HeaderValue::from_str(&retry_after) {
-            refused.headers_mut().insert(header::RETRY_AFTER, value);
-        }
-        return refused;
+    if !limiter.allow(client_address(req.extensions().get())) {
+        let error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many requests: slow down");
+        return too_many(error, limiter.retry_after());
     }
     next.run(req).await
 }

@@ -27,11 +27,36 @@ pub enum Refusal {
     StalePly,
     GameOver,
     GameNotStarted,
+    /// An account name that is not 2 to 20 letters, digits, `-` or `_`.
+    NameInvalid,
+    NameReserved,
+    NameTaken,
+    PasswordInvalid,
+    /// A sign-in with a wrong name or password (which, it does not say).
+    WrongCredentials,
+    TooManyAttempts,
+    NotSignedIn,
+    /// A rated game's seat is for a signed-in player.
+    RatedNeedsAccount,
 }
 
 impl Refusal {
     /// Every code, for the OpenAPI document.
-    pub const CODES: &[&str] = &["illegal_move", "not_your_turn", "stale_ply", "game_over", "game_not_started"];
+    pub const CODES: &[&str] = &[
+        "illegal_move",
+        "not_your_turn",
+        "stale_ply",
+        "game_over",
+        "game_not_started",
+        "name_invalid",
+        "name_reserved",
+        "name_taken",
+        "password_invalid",
+        "wrong_credentials",
+        "too_many_attempts",
+        "not_signed_in",
+        "rated_needs_account",
+    ];
 
     pub fn code(&self) -> &'static str {
         match self {
@@ -40,6 +65,14 @@ impl Refusal {
             Refusal::StalePly => "stale_ply",
             Refusal::GameOver => "game_over",
             Refusal::GameNotStarted => "game_not_started",
+            Refusal::NameInvalid => "name_invalid",
+            Refusal::NameReserved => "name_reserved",
+            Refusal::NameTaken => "name_taken",
+            Refusal::PasswordInvalid => "password_invalid",
+            Refusal::WrongCredentials => "wrong_credentials",
+            Refusal::TooManyAttempts => "too_many_attempts",
+            Refusal::NotSignedIn => "not_signed_in",
+            Refusal::RatedNeedsAccount => "rated_needs_account",
         }
     }
 
@@ -159,4 +192,6 @@ shared_error_answers! {
     NotNow: "not possible now (not your turn, game over, stale ply, lost a race)";
     IllegalMove: "illegal move";
     Unavailable: "database unavailable";
+    NotSignedIn: "not signed in (no session cookie, or an expired one)";
+    NoSuchPlayer: "no such player";
 }

@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 
 use monte_rules::any::AnyGame;
 use monte_rules::{GameKind, Side};
-use monte_store::{BackendKind, GameRow, GameStatus, ListFilter, Player, SeatRow, Store, Update};
+use monte_store::{AccountRow, BackendKind, GameRow, GameStatus, ListFilter, Player, SeatRow, Store, Update};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Refusal};
 use crate::hub::Hub;
 use crate::metrics::{Metrics, Mover};
 use crate::model::{GameSummary, GameView, Loaded, hash_token, new_token, now_ms, random_id};
@@ -79,6 +79,11 @@ pub struct NewGame {
     pub clock: Option<(f64, f64)>,
     /// Open to anyone: listed among the open games and joined by id.
     pub public: bool,
+    /// Counts for the ratings: needs `creator`, the game's default rule
+    /// set, a clock, and one seat `me` and the other open.
+    pub rated: bool,
+    /// The signed-in creator: the account of the seats taken (`me`).
+    pub creator: Option<AccountRow>,
 }
 
 impl NewGame {
@@ -292,6 +297,9 @@ impl Games {
         if let Some(name) = &new.name {
             check_name(name)?;
         }
+        if new.rated {
+            check_rated(kind, &rules, &new)?;
+        }
         let clock = match new.clock {
             None => None,
             Some((minutes, increment)) => {
@@ -311,16 +319,16 @@ impl Games {
         let mut seat = |spec: &SeatSpec, side: Side| match spec {
             SeatSpec::Me => {
                 let token = new_token();
-                let row =
-                    SeatRow { player: Player::Human, name: new.name.clone(), token_hash: Some(hash_token(&token)) };
+                let row = person(&new.creator, new.name.clone(), hash_token(&token));
                 tokens.push((side, token));
                 row
             }
-            SeatSpec::Open => SeatRow { player: Player::Human, name: None, token_hash: None },
+            SeatSpec::Open => SeatRow { player: Player::Human, name: None, token_hash: None, account: None },
             SeatSpec::Ai(n) => SeatRow {
                 player: Player::Ai(*n),
                 name: monte_engine::level(*n).map(|l| l.name.to_string()),
                 token_hash: None,
+                account: None,
             },
         };
         let mut white = seat(&new.white, Side::White);
@@ -349,6 +357,7 @@ impl Games {
             clock_increment_ms: clock.map(|c| c.1),
             created_at: now,
             listed: new.public,
+            rated: new.rated,
             version: 1,
             state,
             moves: Vec::new(),
@@ -370,13 +379,14 @@ impl Games {
         code: &str,
         side: Option<Side>,
         name: Option<String>,
+        account: Option<AccountRow>,
     ) -> ApiResult<(GameView, Side, String)> {
         if code.is_empty() || code.len() > 32 || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found(format!("no invite `{code}`")));
         }
         let id =
             self.store.find_invite(code).await?.ok_or_else(|| ApiError::not_found(format!("no invite `{code}`")))?;
-        self.take_seat(&id, Door::Invite(code), side, name).await
+        self.take_seat(&id, Door::Invite(code), side, name, account).await
     }
 
     /// Takes an open seat of a game open to anyone: `(view, side, token)`.
@@ -385,9 +395,10 @@ impl Games {
         id: &str,
         side: Option<Side>,
         name: Option<String>,
+        account: Option<AccountRow>,
     ) -> ApiResult<(GameView, Side, String)> {
         check_id(id)?;
-        self.take_seat(id, Door::Public, side, name).await
+        self.take_seat(id, Door::Public, side, name, account).await
     }
 
     async fn take_seat(
@@ -396,6 +407,7 @@ impl Games {
         door: Door<'_>,
         side: Option<Side>,
         name: Option<String>,
+        account: Option<AccountRow>,
     ) -> ApiResult<(GameView, Side, String)> {
         if let Some(name) = &name {
             check_name(name)?;
@@ -404,7 +416,7 @@ impl Games {
         let hash = hash_token(&token);
         let (view, taken) = self
             .act(id, None, true, |l, now| {
-                let seat = SeatRow { player: Player::Human, name: name.clone(), token_hash: Some(hash.clone()) };
+                let seat = person(&account, name.clone(), hash.clone());
                 policy::seat_plan(l, door, side, seat, now)
             })
             .await?;
@@ -525,7 +537,11 @@ impl Games {
             // From here until the commit is known, the cached game may hold
             // a move that is not committed (`GameChange::Played`).
             held.dirty = true;
-            let update = Update { state: &plan.state, truncate_from: plan.truncate_from, append: &plan.append };
+            let settles_ratings = loaded.row.rated
+                && plan.state.status == GameStatus::Over
+                && loaded.row.state.status != GameStatus::Over;
+            let update =
+                Update { state: &plan.state, truncate_from: plan.truncate_from, append: &plan.append, settles_ratings };
             let started = std::time::Instant::now();
             let committed = self.store.commit(id, loaded.row.version, &update).await;
             self.metrics.committed(started.elapsed().as_secs_f64(), committed.is_err());
@@ -597,6 +613,21 @@ impl Games {
         let (white, black) = (player(&s.white), player(&s.black));
         let (date, time) = record_date_time(l.row.created_at);
         let mut tags: Vec<(&str, &str)> = vec![("White", &white), ("Black", &black), ("Date", &date), ("Time", &time)];
+        // A rated game's ratings as they were when it began, and what it
+        // changed (lichess's tags).
+        let changes = if l.row.rated { self.store.game_ratings(id).await? } else { Vec::new() };
+        let mut ratings = Vec::new();
+        for (side, elo, diff) in
+            [(Side::White, "WhiteElo", "WhiteRatingDiff"), (Side::Black, "BlackElo", "BlackRatingDiff")]
+        {
+            let change = changes.iter().find(|c| s.seat(side).account.as_ref() == Some(&c.account));
+            if let Some(c) = change {
+                let before = c.rating_before.round() as i64;
+                ratings.push((elo, before.to_string()));
+                ratings.push((diff, format!("{:+}", c.rating.round() as i64 - before)));
+            }
+        }
+        tags.extend(ratings.iter().map(|(tag, value)| (*tag, value.as_str())));
         let reason = s.reason.clone().unwrap_or_default();
         let by_server =
             matches!(reason.as_str(), "resignation" | "time" | "agreement" | LENGTH_CAP | STOPPED | ABORTED);
@@ -635,6 +666,35 @@ fn canonical_rules(kind: GameKind, text: &str) -> ApiResult<String> {
         return Err(ApiError::bad_request("rules: too long"));
     }
     AnyGame::canonical_rules(kind, text).map_err(|e| ApiError::bad_request(format!("rules: {e}")))
+}
+
+/// A seat taken by a person: a signed-in one's carries the account and
+/// its name, a guest's the name given (if any).
+fn person(account: &Option<AccountRow>, name: Option<String>, token_hash: String) -> SeatRow {
+    SeatRow {
+        player: Player::Human,
+        name: account.as_ref().map(|a| a.name.clone()).or(name),
+        token_hash: Some(token_hash),
+        account: account.as_ref().map(|a| a.id.clone()),
+    }
+}
+
+/// Why a game asked for as rated cannot be.
+fn check_rated(kind: GameKind, rules: &str, new: &NewGame) -> ApiResult<()> {
+    if new.creator.is_none() {
+        return Err(ApiError::unauthorized("a rated game needs you signed in").named(Refusal::RatedNeedsAccount));
+    }
+    if rules != canonical_rules(kind, "seed")? || new.fen.is_some() {
+        return Err(ApiError::bad_request("a rated game is played by the default rule set from the start position"));
+    }
+    if new.clock.is_none() {
+        return Err(ApiError::bad_request("a rated game needs a clock"));
+    }
+    let seats = [&new.white, &new.black];
+    if !(seats.contains(&&SeatSpec::Me) && seats.contains(&&SeatSpec::Open)) {
+        return Err(ApiError::bad_request("a rated game is between you (`me`) and someone who joins (`open`)"));
+    }
+    Ok(())
 }
 
 fn check_name(name: &str) -> ApiResult<()> {

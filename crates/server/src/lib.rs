@@ -12,6 +12,7 @@ use std::time::Duration;
 use monte_store::{Notice, Store, StoreError};
 use tokio::sync::mpsc;
 
+pub mod accounts;
 pub mod ai;
 pub mod api;
 pub mod error;
@@ -56,6 +57,9 @@ pub struct Config {
     /// `length cap`): no game grows without end.
     pub max_plies: u32,
     pub ai: AiConfig,
+    /// Mark the session cookie Secure on every answer (it is anyway when a
+    /// TLS proxy says `X-Forwarded-Proto: https`).
+    pub secure_cookies: bool,
 }
 
 impl Default for Config {
@@ -72,6 +76,7 @@ impl Default for Config {
             drain_timeout: Duration::from_secs(10),
             max_plies: 2000,
             ai: AiConfig::default(),
+            secure_cookies: false,
         }
     }
 }
@@ -99,6 +104,8 @@ pub struct App {
     pub stopping: tokio::sync::watch::Sender<bool>,
     /// Games between two AIs by the client address that started them.
     pub watched: ai::Watched,
+    /// The limits on sign-in attempts.
+    pub logins: accounts::Logins,
 }
 
 /// Counters of this instance (shown by `/api/health`).
@@ -148,6 +155,7 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
         connections: Arc::default(),
         stopping: tokio::sync::watch::Sender::new(false),
         watched: ai::Watched::default(),
+        logins: accounts::Logins::default(),
     });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
     if let Some(listener) = listener {

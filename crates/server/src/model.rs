@@ -113,6 +113,7 @@ impl Loaded {
             // Only for the seat holders (`api::get_game`).
             invite: None,
             public: row.listed,
+            rated: row.rated,
             legal_moves: legal,
             last_move: self.game.moves_played().checked_sub(1).and_then(|n| self.game.played(n)).map(PlayedMove::from),
             clock,
@@ -149,8 +150,10 @@ impl Loaded {
             side_to_move: side_name(s.side_to_move),
             seats: Seats { white: SeatView::of(&s.white), black: SeatView::of(&s.black) },
             public: row.listed,
+            rated: row.rated,
             clock: row.clock_initial_ms.map(|m| [m, row.clock_increment_ms.unwrap_or(0)]),
             result: s.result.clone(),
+            created_at: row.created_at,
             updated_at: s.updated_at,
         }
     }
@@ -193,6 +196,8 @@ pub struct GameNow {
     pub invite: Option<String>,
     /// Open to anyone: its open seat is taken by id, not only by invite.
     pub public: bool,
+    /// Counts for the players' ratings.
+    pub rated: bool,
     pub legal_moves: LegalMoves,
     /// The move that led to this position (none at the start).
     pub last_move: Option<PlayedMove>,
@@ -228,15 +233,24 @@ pub struct SeatView {
     pub name: Option<String>,
     /// A human seat nobody has taken yet.
     pub open: bool,
+    /// Held by a signed-in player: `name` is the account's (its profile is
+    /// `/api/players/{name}`).
+    pub registered: bool,
 }
 
 impl SeatView {
     fn of(seat: &SeatRow) -> SeatView {
         match seat.player {
-            Player::Ai(level) => SeatView { player: "ai", level: Some(level), name: seat.name.clone(), open: false },
-            Player::Human => {
-                SeatView { player: "human", level: None, name: seat.name.clone(), open: seat.token_hash.is_none() }
+            Player::Ai(level) => {
+                SeatView { player: "ai", level: Some(level), name: seat.name.clone(), open: false, registered: false }
             }
+            Player::Human => SeatView {
+                player: "human",
+                level: None,
+                name: seat.name.clone(),
+                open: seat.token_hash.is_none(),
+                registered: seat.account.is_some(),
+            },
         }
     }
 }
@@ -350,10 +364,13 @@ pub struct GameSummary {
     pub seats: Seats,
     /// Open to anyone: its open seat is taken by id, not only by invite.
     pub public: bool,
+    /// Counts for the players' ratings.
+    pub rated: bool,
     /// `[initial_ms, increment_ms]`.
     #[schema(value_type = Option<Vec<i64>>, min_items = 2, max_items = 2)]
     pub clock: Option<[i64; 2]>,
     pub result: Option<String>,
+    pub created_at: i64,
     pub updated_at: i64,
 }
 

@@ -140,6 +140,15 @@ pub fn seat_plan(l: &Loaded, door: Door<'_>, side: Option<Side>, seat: SeatRow, 
         Some(sd) => return Err(ApiError::conflict(format!("the {} seat is taken", side_name(sd)))),
         None => Side::BOTH.into_iter().find(|&sd| open(sd)).ok_or_else(|| ApiError::conflict("no seat is open"))?,
     };
+    if l.row.rated {
+        let Some(account) = &seat.account else {
+            return Err(ApiError::unauthorized("this game is rated: sign in to take the seat")
+                .named(Refusal::RatedNeedsAccount));
+        };
+        if l.seat(!side).account.as_ref() == Some(account) {
+            return Err(ApiError::conflict("you hold the other seat: a rated game is against someone else"));
+        }
+    }
     let mut state = s.clone();
     match side {
         Side::White => state.white = seat,
@@ -405,13 +414,13 @@ mod tests {
     const CAP: i64 = 2000;
 
     fn person(token: &str) -> SeatRow {
-        SeatRow { player: Player::Human, name: None, token_hash: Some(token.into()) }
+        SeatRow { player: Player::Human, name: None, token_hash: Some(token.into()), account: None }
     }
     fn open_seat() -> SeatRow {
-        SeatRow { player: Player::Human, name: None, token_hash: None }
+        SeatRow { player: Player::Human, name: None, token_hash: None, account: None }
     }
     fn ai(level: u8) -> SeatRow {
-        SeatRow { player: Player::Ai(level), name: None, token_hash: None }
+        SeatRow { player: Player::Ai(level), name: None, token_hash: None, account: None }
     }
 
     /// A new Salta game, in memory: no store, no server.
@@ -428,6 +437,7 @@ mod tests {
             clock_increment_ms: clock.map(|c| c.1),
             created_at: NOW,
             listed,
+            rated: false,
             version: 1,
             state,
             moves: Vec::new(),

@@ -49,6 +49,10 @@ pub(crate) async fn commit_alone(
                 return Ok(false);
             }
         }
+        if update.settles_ratings {
+            let postgres = matches!(backend, Backend::Postgres(_));
+            crate::accounts::settle_ratings!(tx, postgres, id, s, s.updated_at)?;
+        }
         if matches!(backend, Backend::Postgres(_)) {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)
@@ -123,7 +127,8 @@ pub(crate) async fn write_batches(
             Err(_) => {
                 for job in batch.drain(..) {
                     let append: Vec<MoveRow> = job.append.into_iter().collect();
-                    let update = Update { state: &job.state, truncate_from: None, append: &append };
+                    let update =
+                        Update { state: &job.state, truncate_from: None, append: &append, settles_ratings: false };
                     let _ =
                         job.reply.send(commit_alone(&backend, &instance, &job.id, job.expected_version, &update).await);
                 }

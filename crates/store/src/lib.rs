@@ -18,7 +18,9 @@ use sqlx::sqlite::SqlitePool;
 use sqlx::{Connection, Executor, Row};
 use tokio::sync::{Mutex as AsyncMutex, mpsc, oneshot};
 
+mod accounts;
 mod commit;
+pub mod glicko2;
 mod postgres;
 mod rows;
 mod sqlite;
@@ -29,6 +31,7 @@ pub mod testing;
 #[cfg(feature = "testing")]
 mod faults;
 
+pub use accounts::{AccountRow, Leader, RatingPoint, RatingRow, rated_score};
 pub use postgres::{CHANNEL, Listener, Notice};
 pub use rows::{GameRow, GameState, MoveRow, SeatRow};
 pub use values::{GameStatus, Player, UnknownValue, parse_side, side_name};
@@ -172,6 +175,9 @@ pub struct Update<'a> {
     pub state: &'a GameState,
     pub truncate_from: Option<i64>,
     pub append: &'a [MoveRow],
+    /// The change ends a rated game: the players' ratings are updated in
+    /// its transaction (if the game counts: [`rated_score`]).
+    pub settles_ratings: bool,
 }
 
 /// Which games to list.
@@ -309,6 +315,7 @@ impl Store {
                 .bind(game.clock_increment_ms)
                 .bind(game.created_at)
                 .bind(game.listed as i64)
+                .bind(game.rated as i64)
                 .execute(pool)
                 .await?;
             Ok(())
@@ -387,7 +394,7 @@ impl Store {
     /// committed: writer tasks take whatever commits are waiting (of
     /// different games) and make them one transaction, each with its own
     /// compare-and-swap; this returns once that transaction is committed.
-    /// Take-backs go alone.
+    /// Take-backs, and the ends of rated games, go alone.
     pub async fn commit(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
         let done = self.commit_unrecorded(id, expected_version, update).await;
         self.health.record(&done);
@@ -395,7 +402,7 @@ impl Store {
     }
 
     async fn commit_unrecorded(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
-        if update.truncate_from.is_some() || update.append.len() > 1 {
+        if update.truncate_from.is_some() || update.append.len() > 1 || update.settles_ratings {
             return commit_alone(&self.pools.write, &self.instance, id, expected_version, update).await;
         }
         let (reply, answer) = oneshot::channel();

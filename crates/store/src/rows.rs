@@ -16,6 +16,8 @@ pub struct SeatRow {
     /// SHA-256 (hex) of the seat's secret token; `None` while the seat is open
     /// (and for AI seats).
     pub token_hash: Option<String>,
+    /// The id of the account holding the seat (none for a guest or the AI).
+    pub account: Option<String>,
 }
 
 /// Everything about a game that changes as it is played.
@@ -86,6 +88,9 @@ pub struct GameRow {
     /// [`ListFilter::Open`](crate::ListFilter::Open)
     /// and joined by id; otherwise only through the invite code.
     pub listed: bool,
+    /// Counts for the players' ratings (chosen at creation): both seats
+    /// held by accounts, the game's default rule set and a clock.
+    pub rated: bool,
     pub version: i64,
     pub state: GameState,
     /// In order of ply; empty in lists.
@@ -95,10 +100,10 @@ pub struct GameRow {
 pub(crate) const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, version, \
      status, ply, fen, side_to_move, white_player, white_name, white_token, black_player, black_name, black_token, \
      invite, white_ms, black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, \
-     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at, listed";
+     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at, listed, white_account, black_account, rated";
 
 /// Binds the mutable state columns in the order of `UPDATE_STATE` and
-/// `INSERT_GAME` (placeholders $3..$24): those of `bind_play!`, then the
+/// `INSERT_GAME` (placeholders $3..$26): those of `bind_play!`, then the
 /// seats.
 macro_rules! bind_state {
     ($q:expr, $s:expr) => {
@@ -109,6 +114,8 @@ macro_rules! bind_state {
             .bind($s.black.player.to_string())
             .bind(&$s.black.name)
             .bind(&$s.black.token_hash)
+            .bind(&$s.white.account)
+            .bind(&$s.black.account)
     };
 }
 pub(crate) use bind_state;
@@ -119,7 +126,7 @@ pub(crate) const UPDATE_STATE: &str = "UPDATE games SET version = version + 1, s
      side_to_move = $6, invite = $7, white_ms = $8, black_ms = $9, turn_started_at = $10, deadline_at = $11, \
      draw_offer = $12, result = $13, winner = $14, reason = $15, margin = $16, ai_to_move = $17, updated_at = $18, \
      white_player = $19, white_name = $20, white_token = $21, black_player = $22, black_name = $23, \
-     black_token = $24, ai_claimed_by = NULL, ai_claimed_at = NULL \
+     black_token = $24, white_account = $25, black_account = $26, ai_claimed_by = NULL, ai_claimed_at = NULL \
      WHERE id = $1 AND version = $2";
 
 /// The compare-and-swap of a move: [`UPDATE_STATE`] without the seat
@@ -156,9 +163,10 @@ pub(crate) use bind_play;
 
 pub(crate) const INSERT_GAME: &str = "INSERT INTO games (id, version, status, ply, fen, side_to_move, invite, white_ms, \
      black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, ai_to_move, updated_at, \
-     white_player, white_name, white_token, black_player, black_name, black_token, kind, rules, start_fen, \
-     clock_initial_ms, clock_increment_ms, created_at, listed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-     $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)";
+     white_player, white_name, white_token, black_player, black_name, black_token, white_account, black_account, kind, \
+     rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, listed, rated) VALUES ($1, $2, $3, $4, $5, $6, \
+     $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, \
+     $30, $31, $32, $33, $34)";
 
 /// A move, unless one is already stored for its ply; bound by `bind_move!`.
 pub(crate) const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
@@ -192,6 +200,7 @@ macro_rules! decode_game {
                     player: text(&format!("{p}_player"))?.parse().map_err(unknown)?,
                     name: r.try_get(format!("{p}_name").as_str())?,
                     token_hash: r.try_get(format!("{p}_token").as_str())?,
+                    account: r.try_get(format!("{p}_account").as_str())?,
                 })
             };
             Ok($crate::rows::GameRow {
@@ -203,6 +212,7 @@ macro_rules! decode_game {
                 clock_increment_ms: r.try_get("clock_increment_ms")?,
                 created_at: r.try_get("created_at")?,
                 listed: r.try_get::<i64, _>("listed")? != 0,
+                rated: r.try_get::<i64, _>("rated")? != 0,
                 version: r.try_get("version")?,
                 state: $crate::rows::GameState {
                     status: text("status")?.parse().map_err(unknown)?,

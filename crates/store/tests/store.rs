@@ -4,12 +4,12 @@
 use monte_rules::Side;
 use monte_store::testing::{TestDatabase, skip_postgres};
 use monte_store::{
-    GameRow, GameState, GameStatus, ListFilter, MoveRow, Notice, Player, SeatRow, Store, StoreError, UnknownValue,
-    Update,
+    AccountRow, GameRow, GameState, GameStatus, ListFilter, MoveRow, Notice, Player, SeatRow, Store, StoreError,
+    UnknownValue, Update,
 };
 
 fn seat(player: Player, token: Option<&str>) -> SeatRow {
-    SeatRow { player, name: None, token_hash: token.map(str::to_string) }
+    SeatRow { player, name: None, token_hash: token.map(str::to_string), account: None }
 }
 
 fn new_game(id: &str, status: GameStatus, invite: Option<&str>) -> GameRow {
@@ -22,6 +22,7 @@ fn new_game(id: &str, status: GameStatus, invite: Option<&str>) -> GameRow {
         clock_increment_ms: Some(1_000),
         created_at: 1_000,
         listed: false,
+        rated: false,
         version: 1,
         state: GameState {
             status,
@@ -105,9 +106,9 @@ async fn moves_commit_once_per_turn(store: &Store) {
     next.side_to_move = Side::Black;
     let first = [mv(0, "c3-d4")];
     let other = [mv(0, "e3-f4")];
-    let update = Update { state: &next, truncate_from: None, append: &first };
+    let update = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false };
     // Two writers both saw version 1: exactly one wins.
-    let conflicting = Update { state: &next, truncate_from: None, append: &other };
+    let conflicting = Update { state: &next, truncate_from: None, append: &other, settles_ratings: false };
     let (a, b) = tokio::join!(store.commit("g1", 1, &update), store.commit("g1", 1, &conflicting));
     assert!(a.unwrap() ^ b.unwrap(), "exactly one of two conflicting moves commits");
     let loaded = store.load_game("g1").await.unwrap().unwrap();
@@ -119,7 +120,12 @@ async fn moves_commit_once_per_turn(store: &Store) {
 
     // Take the move back.
     let back = game.state.clone();
-    assert!(store.commit("g1", 2, &Update { state: &back, truncate_from: Some(0), append: &[] }).await.unwrap());
+    assert!(
+        store
+            .commit("g1", 2, &Update { state: &back, truncate_from: Some(0), append: &[], settles_ratings: false })
+            .await
+            .unwrap()
+    );
     let loaded = store.load_game("g1").await.unwrap().unwrap();
     assert_eq!((loaded.version, loaded.moves.len()), (3, 0));
 }
@@ -140,8 +146,8 @@ async fn concurrent_moves_of_many_games(store: &Store) {
         let (store, next, first, second) = (store.clone(), next.clone(), first.clone(), second.clone());
         tokio::spawn(async move {
             let id = format!("many{i}");
-            let a = Update { state: &next, truncate_from: None, append: &first };
-            let b = Update { state: &next, truncate_from: None, append: &second };
+            let a = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false };
+            let b = Update { state: &next, truncate_from: None, append: &second, settles_ratings: false };
             let (a, b) = tokio::join!(store.commit(&id, 1, &a), store.commit(&id, 1, &b));
             (id, a.unwrap(), b.unwrap())
         })
@@ -326,5 +332,84 @@ async fn postgres_lists_and_claims() {
     let other = Store::connect(&db.url, "test-b").await.unwrap();
     assert!(other.load_game("live1").await.unwrap().is_some());
     other.close().await;
+    store.close().await;
+}
+
+fn account(id: &str, name: &str) -> AccountRow {
+    AccountRow { id: id.into(), name: name.into(), password_hash: "hash".into(), created_at: 1_000 }
+}
+
+/// Accounts, their sessions, the seats they take, the ratings a rated
+/// game's end updates in its own transaction, and deletion.
+async fn accounts_and_ratings(store: &Store) {
+    assert!(store.create_account(&account("a1", "Ann"), "ann").await.unwrap());
+    assert!(!store.create_account(&account("a2", "ANN"), "ann").await.unwrap(), "one account per name key");
+    assert!(store.create_account(&account("b1", "Bob"), "bob").await.unwrap());
+    store.create_session("s1", "a1", 1_000, 5_000).await.unwrap();
+    assert_eq!(store.session_account("s1", 4_999).await.unwrap().map(|a| a.name), Some("Ann".into()));
+    assert!(store.session_account("s1", 5_000).await.unwrap().is_none(), "expired");
+
+    // A guest's seat becomes Ann's.
+    let mut game = new_game("r1", GameStatus::Active, None);
+    game.rated = true;
+    game.state.black = SeatRow { player: Player::Human, name: None, token_hash: Some("hash-b".into()), account: None };
+    store.insert_game(&game).await.unwrap();
+    assert_eq!(store.attach_seats(&account("b1", "Bob"), &["hash-b".into()]).await.unwrap(), ["r1"]);
+    assert_eq!(store.attach_seats(&account("a1", "Ann"), &["hash-w".into()]).await.unwrap(), ["r1"]);
+    let loaded = store.load_game("r1").await.unwrap().unwrap();
+    assert_eq!((loaded.version, loaded.state.white.name.as_deref()), (3, Some("Ann")));
+
+    // Ann wins after a move each: both ratings change with the result.
+    let mut over = loaded.state.clone();
+    over.ply = 2;
+    over.status = GameStatus::Over;
+    over.result = Some("1-0".into());
+    over.winner = Some(Side::White);
+    let moves = [mv(0, "a"), mv(1, "b")];
+    let end = Update { state: &over, truncate_from: None, append: &moves, settles_ratings: true };
+    assert!(store.commit("r1", 3, &end).await.unwrap());
+    let ratings = store.ratings("a1").await.unwrap();
+    assert_eq!((ratings[0].kind.as_str(), ratings[0].games), ("salta", 1));
+    assert!((ratings[0].rating.rating - 1662.31).abs() < 0.01, "{ratings:?}");
+    assert!((store.ratings("b1").await.unwrap()[0].rating.rating - 1337.69).abs() < 0.01);
+    let board: Vec<String> = store.leaderboard("salta", 10).await.unwrap().into_iter().map(|l| l.name).collect();
+    assert_eq!(board, ["Ann", "Bob"]);
+    assert_eq!(store.rating_history("a1").await.unwrap()[0].rating_before, 1500.0);
+    assert_eq!(store.game_ratings("r1").await.unwrap().len(), 2);
+    assert_eq!(store.account_games("a1", 10, 0).await.unwrap()[0].id, "r1");
+
+    // A rated game ended before each side moved counts nothing.
+    let mut short = new_game("r2", GameStatus::Active, None);
+    short.rated = true;
+    short.state.white.account = Some("a1".into());
+    short.state.black.account = Some("b1".into());
+    store.insert_game(&short).await.unwrap();
+    let mut resigned = short.state.clone();
+    resigned.status = GameStatus::Over;
+    resigned.result = Some("0-1".into());
+    resigned.winner = Some(Side::Black);
+    let end = Update { state: &resigned, truncate_from: None, append: &[], settles_ratings: true };
+    assert!(store.commit("r2", 1, &end).await.unwrap());
+    assert_eq!(store.ratings("a1").await.unwrap()[0].games, 1);
+
+    // Ann goes; her games stay, without her name.
+    assert_eq!(store.delete_account("a1").await.unwrap().len(), 2);
+    assert!(store.account_by_name("ann").await.unwrap().is_none());
+    let kept = store.load_game("r1").await.unwrap().unwrap();
+    assert_eq!((kept.state.white.name, kept.state.white.account), (None, None));
+    assert!(store.ratings("a1").await.unwrap().is_empty());
+    assert_eq!(store.leaderboard("salta", 10).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn sqlite_accounts_and_ratings() {
+    let (store, _dir) = sqlite_store().await;
+    accounts_and_ratings(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_accounts_and_ratings() {
+    let Some((store, _db)) = postgres_store("postgres_accounts_and_ratings").await else { return };
+    accounts_and_ratings(&store).await;
     store.close().await;
 }
