@@ -1,5 +1,6 @@
-// The page's entry point: the header, the language switch and a small router
-// over the pages (/, /game/{id}, /invite/{code}, /join/{id}, /rules, /live).
+// The page's entry point: the header (with who is signed in), the language
+// switch and a small router over the pages (/, /game/{id}, /invite/{code},
+// /join/{id}, /rules, /live, /signin, /signup, /player/{name}, /leaderboard).
 
 import { clear } from './dom.js';
 import { t, getLang, setLang, onLangChange } from './i18n.js';
@@ -8,6 +9,7 @@ import { setRouter, navigate } from './router.js';
 import { startPage, livePage, invitePage, joinPage, notFoundPage } from './pages.js';
 import { gamePage } from './game.js';
 import { rulesPage } from './rules.js';
+import { accountBox, loadMe, signInPage, playerPage, leaderboardPage } from './account.js';
 
 const ROUTES = [
   [/^\/$/, (main) => startPage(main), 'play'],
@@ -16,6 +18,10 @@ const ROUTES = [
   [/^\/join\/([A-Za-z0-9]+)$/, (main, id) => joinPage(main, id), 'play'],
   [/^\/rules$/, (main) => rulesPage(main), 'rules'],
   [/^\/live$/, (main) => livePage(main), 'live'],
+  [/^\/signin$/, (main) => signInPage(main, 'in'), null],
+  [/^\/signup$/, (main) => signInPage(main, 'up'), null],
+  [/^\/player\/([^/]+)$/, (main, name) => playerPage(main, decodeURIComponent(name)), null],
+  [/^\/leaderboard$/, (main) => leaderboardPage(main), 'players'],
 ];
 
 let leave = null;
@@ -63,6 +69,8 @@ for (const button of document.querySelectorAll('[data-lang]')) {
 }
 /** Every page draws boards: the games' descriptions come first, asked again until the server answers. */
 async function start() {
+  accountBox(document.querySelector('.account'));
+  await loadMe();
   for (let attempt = 0; ; attempt += 1) {
     try {
       await loadKinds();

@@ -5,6 +5,8 @@
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { createGame } from './pages.js';
+import { seatsOf, saveSeat } from './api.js';
+import { navigate } from './router.js';
 import { otherSide } from './position.js';
 import { resultText, scoreText } from './game-status.js';
 
@@ -23,8 +25,29 @@ export class Actions {
   }
 
   render() {
+    this.followRematch();
     this.renderButtons();
     this.renderBanner();
+  }
+
+  /** A game between two people whose rematch this browser offered or accepted. */
+  online() {
+    const page = this.page;
+    return page.mySides().length === 1 && !page.opponentIsAi();
+  }
+
+  /**
+   * Once the rematch is accepted, each player goes to it: the seat token of
+   * this game holds the other colour's seat there.
+   */
+  followRematch() {
+    const page = this.page;
+    const v = page.view;
+    if (!v.rematch || !this.online() || this.followed) return;
+    this.followed = true;
+    const side = page.mySides()[0];
+    saveSeat(v.rematch, otherSide(side), seatsOf(page.id)[side]);
+    setTimeout(() => navigate(`/game/${v.rematch}`), 0);
   }
 
   renderButtons() {
@@ -85,8 +108,14 @@ export class Actions {
     return h('button', { class: 'button', dataset: { action: 'resign' }, onclick: ask }, t('resign'));
   }
 
+  /** *Rematch*; between two people *Rematch offered* once offered, and *Accept the rematch* to the other. */
   rematchButton() {
-    return h('button', { class: 'button primary', dataset: { action: 'rematch' }, onclick: (e) => this.rematch(e.currentTarget) }, t('rematch'));
+    const v = this.page.view;
+    if (this.online() && v.rematch_offer === this.page.mySides()[0]) {
+      return h('button', { class: 'button', disabled: true, dataset: { action: 'rematch-offered' } }, t('rematchOffered'));
+    }
+    const label = this.online() && v.rematch_offer ? t('acceptRematch') : t('rematch');
+    return h('button', { class: 'button primary', dataset: { action: 'rematch' }, onclick: (e) => this.rematch(e.currentTarget) }, label);
   }
 
   recordLink(attrs = {}) {
@@ -130,15 +159,20 @@ export class Actions {
   }
 
   /**
-   * A new game with the same settings and the colours swapped (on one
-   * screen: the same seats). Against a friend the new game waits for him
-   * through a new invite link.
+   * Between two people: the offer (or its acceptance), seen by both.
+   * Otherwise a new game with the same settings and the colours swapped
+   * (on one screen: the same seats).
    */
   async rematch(button) {
     const page = this.page;
     const v = page.view;
     const mine = page.mySides();
     if (!mine.length) return;
+    if (this.online()) {
+      if (button) button.disabled = true;
+      await page.act('rematch', {}, 'actionRefused');
+      return;
+    }
     const body = { game: v.game, rules: v.rules };
     if (mine.length === 2) {
       body.white = 'me';

@@ -6,6 +6,8 @@ import { t, levelName, onLangChange } from './i18n.js';
 import { GAMES, GAME_NAMES, kindOf, staticBoard } from './games.js';
 import { navigate } from './router.js';
 import { scoreText } from './game-status.js';
+import { signedIn, onAccountChange } from './account.js';
+import { Lobby } from './lobby.js';
 
 const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
 /** The server's limits for a clock (crates/server/src/games.rs). */
@@ -46,6 +48,7 @@ export function startPage(main) {
     clock: remembered('clock', '0'),
     clockMinutes: remembered('clockMinutes', '10'),
     clockIncrement: remembered('clockIncrement', '5'),
+    rated: remembered('rated', 'no'),
     rules: Object.fromEntries(GAME_NAMES.map((game) => [game, remembered(`rules.${game}`, GAMES[game].ruleSets[0])])),
     // `game.option` -> the value chosen.
     options: Object.fromEntries(
@@ -217,21 +220,49 @@ export function startPage(main) {
             ])
           : h('p', { class: 'hint' }, t('localHint')),
         h('div', { class: 'field' }, [h('span', { class: 'label' }, t('clock')), clock, customClock]),
-        h('div', { class: 'field' }, [h('span', { class: 'label' }, t('yourName')), name]),
+        signedIn() && state.opponent !== 'ai' && state.opponent !== 'local'
+          ? h('label', { class: 'field check' }, [
+              h('input', {
+                type: 'checkbox',
+                name: 'rated',
+                checked: state.rated === 'yes',
+                onchange: (e) => {
+                  state.rated = e.target.checked ? 'yes' : 'no';
+                  remember('rated', state.rated);
+                },
+              }),
+              h('span', {}, [t('ratedGame'), h('small', { class: 'hint' }, ` — ${t('ratedHint')}`)]),
+            ])
+          : null,
+        signedIn() ? null : h('div', { class: 'field' }, [h('span', { class: 'label' }, t('yourName')), name]),
         h('details', { class: 'advanced', open: Boolean(state.fen) }, [h('summary', {}, t('advanced')), h('label', { class: 'field' }, [h('span', { class: 'label' }, t('startPosition')), fen])]),
         submit,
       ],
     );
 
     const mineBox = h('section', { class: 'card my-games' }, [h('h2', {}, t('yourGames')), gameList(mine, 'mine')]);
+    lobby.render();
     main.append(
       h('div', { class: 'start-page' }, [
         h('section', { class: 'hero' }, [h('h1', {}, t('heroTitle')), h('p', {}, t('heroText')), h('a', { href: '/rules', class: 'link' }, t('readRules'))]),
         form,
+        lobby.node,
         mineBox,
       ]),
     );
+    nameInput = name;
   };
+  let nameInput = null;
+  // The lobby's seek is the form's game, rule set, clock and rating choice.
+  const lobby = new Lobby(() => {
+    const clock = chosenClock(state);
+    const seek = { type: 'seek', game: state.game, rules: rulesOf(state) };
+    if (Array.isArray(clock)) seek.clock = { minutes: clock[0], increment: clock[1] };
+    if (signedIn() && state.rated === 'yes') seek.rated = true;
+    const name = nameInput && nameInput.value.trim();
+    if (!signedIn() && name) seek.name = name;
+    return seek;
+  });
 
   const loadMine = async () => {
     const tokens = allTokens();
@@ -250,15 +281,20 @@ export function startPage(main) {
 
   draw();
   loadMine();
-  return onLangChange(draw);
+  const stop = [onLangChange(draw), onAccountChange(draw), () => lobby.stop()];
+  return () => stop.forEach((f) => f());
+}
+
+/** The rule set the start form describes: the one chosen, with the game's options. */
+function rulesOf(state) {
+  const chosen = GAMES[state.game].options.map((o) => o.choices.find((c) => c.value === state.options[`${state.game}.${o.name}`]) || o.choices[0]);
+  return [state.rules[state.game], ...chosen.map((c) => c.rules).filter(Boolean)].join(',');
 }
 
 async function create(state, name, fen) {
   const side = state.side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : state.side;
   const otherSide = side === 'white' ? 'black' : 'white';
-  const chosen = GAMES[state.game].options.map((o) => o.choices.find((c) => c.value === state.options[`${state.game}.${o.name}`]) || o.choices[0]);
-  const rules = [state.rules[state.game], ...chosen.map((c) => c.rules).filter(Boolean)].join(',');
-  const body = { game: state.game, rules };
+  const body = { game: state.game, rules: rulesOf(state) };
   if (state.opponent === 'local') {
     body.white = 'me';
     body.black = 'me';
@@ -267,6 +303,7 @@ async function create(state, name, fen) {
     body[otherSide] = state.opponent === 'ai' ? `ai:${state.level}` : 'open';
     // Listed among the open games; a friend's seat is for the invite link only.
     if (state.opponent === 'anyone') body.public = true;
+    if (state.opponent !== 'ai' && state.rated === 'yes' && signedIn()) body.rated = true;
   }
   const clock = chosenClock(state);
   if (clock instanceof Error) throw clock;
@@ -286,10 +323,16 @@ export async function createGame(body) {
   navigate(`/game/${answer.game.id}`);
 }
 
-/** A list of games (summaries) with links to watch, play or join; `previews` (id -> fen) adds small boards. */
-function gameList(games, kind, previews = {}) {
+const NO_GAMES = { mine: 'noGamesMine', open: 'noGamesOpen', live: 'noGamesLive', player: 'noGamesPlayer' };
+
+/**
+ * A list of games (summaries) with links to watch, play or join (`kind`:
+ * mine, open, live, or a player's, with links to the records); `previews`
+ * (id -> fen) adds small boards.
+ */
+export function gameList(games, kind, previews = {}) {
   if (games === null) return h('p', { class: 'hint' }, t('loading'));
-  if (!games.length) return h('p', { class: 'hint' }, t(kind === 'mine' ? 'noGamesMine' : kind === 'open' ? 'noGamesOpen' : 'noGamesLive'));
+  if (!games.length) return h('p', { class: 'hint' }, t(NO_GAMES[kind]));
   const name = (seat, side) => {
     if (seat.player === 'ai') return `${t('computer')} ${seat.level}`;
     if (seat.open) return '—';
@@ -302,7 +345,7 @@ function gameList(games, kind, previews = {}) {
       const status = g.status === 'over' ? scoreText(g.result) : g.status === 'waiting' ? t('waiting') : t('moveN', { n: Math.floor(g.ply / 2) + 1 });
       // Lists carry no invite codes: the open games are those open to anyone.
       const link = kind === 'open' ? `/join/${g.id}` : `/game/${g.id}`;
-      const action = kind === 'open' ? t('join') : kind === 'mine' ? t('open') : t('watch');
+      const action = kind === 'open' ? t('join') : kind === 'live' ? t('watch') : t('open');
       const fen = previews[g.id];
       return h('li', { dataset: { id: g.id }, class: fen ? 'with-preview' : null }, [
         fen ? h('a', { class: 'game-thumb', href: link, 'aria-label': action }, staticBoard(g.game, fen)) : null,
@@ -314,7 +357,15 @@ function gameList(games, kind, previews = {}) {
           h('span', { class: 'side-dot black' }),
           name(g.seats.black, 'black'),
         ]),
-        h('span', { class: 'meta' }, [g.rules, g.clock ? ` · ${g.clock[0] / 60000}+${g.clock[1] / 1000}` : '', ' · ', status]),
+        h('span', { class: 'meta' }, [
+          g.rated ? h('b', { class: 'rated-mark' }, `${t('rated')} · `) : null,
+          g.rules,
+          g.clock ? ` · ${g.clock[0] / 60000}+${g.clock[1] / 1000}` : '',
+          ' · ',
+          status,
+          kind === 'player' ? [' · ', new Date(g.created_at).toLocaleDateString()] : null,
+        ]),
+        kind === 'player' ? h('a', { class: 'link', href: `/api/games/${g.id}/record`, download: `${g.id}.txt` }, t('record')) : null,
         h('a', { class: 'button', href: link }, action),
       ]);
     }),

@@ -86,13 +86,21 @@ test('two players through the invite link, a spectator watching live', async () 
   // The players may ask for a rematch; the spectator may not.
   await boris.locator('.banner [data-action="rematch"]').waitFor();
   assert.equal(await carla.locator('[data-action="rematch"]').count(), 0);
-  // Ann's rematch: a new game, Ann now Black, waiting for Boris behind a new link.
+  // Ann offers a rematch: Boris sees the offer and accepts; both go to
+  // the new game, Ann now Black.
   await ann.locator('.banner [data-action="rematch"]').click();
-  await ann.waitForURL((url) => /\/game\/[a-z0-9]+$/.test(url.pathname) && !url.pathname.endsWith(id));
-  await ann.locator('.status', { hasText: 'Waiting for your opponent' }).waitFor();
-  assert.notEqual(await ann.locator('input.invite-url').inputValue(), link);
+  await ann.locator('.banner [data-action="rematch-offered"]').waitFor();
+  await boris.locator('.banner [data-action="rematch"]', { hasText: 'Accept the rematch' }).click();
+  for (const page of [ann, boris]) {
+    await page.waitForURL((url) => /\/game\/[a-z0-9]+$/.test(url.pathname) && !url.pathname.endsWith(id));
+  }
+  assert.equal(ann.url(), boris.url());
   assert.equal(await ann.locator('.player-bar').last().getAttribute('data-side'), 'black');
   await ann.locator('.player-bar[data-side="black"] .name', { hasText: 'Ann' }).waitFor();
+  await boris.locator('.status', { hasText: 'Your move' }).waitFor();
+  await clickSquare(boris, 'e3');
+  await clickSquare(boris, 'f4');
+  await waitForPly(ann, 1);
   for (const page of [ann, boris, carla]) noErrors(page);
 });
 

@@ -445,6 +445,13 @@ fn kinds() -> impl Iterator<Item = GameKind> {
     GameKind::ALL.into_iter().filter(|k| k.in_every_build())
 }
 
+/// An account's rating in a game, rounded (1500 before any rated game).
+pub async fn rating_of(app: &App, account: &AccountRow, kind: GameKind) -> ApiResult<i64> {
+    let rows = app.games.store.ratings(&account.id).await?;
+    let rating = rows.iter().find(|r| r.kind == kind.name()).map_or(Rating::NEW, |r| r.rating);
+    Ok(rating.rating.round() as i64)
+}
+
 async fn profile_of(app: &App, account: &AccountRow) -> ApiResult<Profile> {
     let store = &app.games.store;
     let rows: Vec<RatingRow> = store.ratings(&account.id).await?;

@@ -56,7 +56,7 @@ use monte_rules::Side;
             guarantees, clocks and deployment (SQLite, PostgreSQL, several instances)."
     ),
     components(
-        schemas(WsServerMessage, WsCommand, GameList),
+        schemas(WsServerMessage, WsCommand, GameList, crate::lobby::LobbyCommand, crate::lobby::Started),
         responses(Malformed, NoToken, NoSeat, NoSuchGame, NotNow, IllegalMove, Unavailable, NotSignedIn, NoSuchPlayer)
     )
 )]
@@ -82,6 +82,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(resign))
         .routes(routes!(draw))
         .routes(routes!(take_back))
+        .routes(routes!(rematch))
         .routes(routes!(join_public))
         .routes(routes!(record))
         .routes(routes!(websocket))
@@ -93,6 +94,9 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(crate::accounts::player))
         .routes(routes!(crate::accounts::player_games))
         .routes(routes!(crate::accounts::leaderboard))
+        .routes(routes!(crate::lobby::list_seeks))
+        .routes(routes!(crate::lobby::lobby_socket))
+        .routes(routes!(crate::lobby::accept_seek))
 }
 
 /// The OpenAPI document of the API (served at `/api/openapi.json`; a copy
@@ -442,13 +446,13 @@ struct CreateGame {
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ClockSpec {
+pub struct ClockSpec {
     #[schema(minimum = 0, maximum = 1440)]
-    minutes: f64,
+    pub minutes: f64,
     /// Seconds added after each move.
     #[serde(default)]
     #[schema(minimum = 0, maximum = 600)]
-    increment: f64,
+    pub increment: f64,
 }
 
 /// A created game, and the tokens of the seats its creator took.
@@ -757,6 +761,27 @@ async fn take_back(
     act(&app, &id, &headers, Action::TakeBack).await
 }
 
+/// Offer a rematch of a finished game, or accept the opponent's offer
+///
+/// Between two people only. Accepting starts the rematch at once: the
+/// same game, rule set, start, clock and rating, the colours swapped; its
+/// id is the game's `rematch`, and each player's token holds the seat of
+/// the other colour there.
+#[utoipa::path(post, path = "/api/games/{id}/rematch", params(GameId), security(("seatToken" = [])),
+    request_body = Option<Empty>,
+    responses(SeatActionAnswers),
+)]
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(GameId { id }): Path<GameId>,
+    headers: HeaderMap,
+    JsonBody(_): JsonBody<Empty>,
+) -> ApiResult<Json<GameResponse>> {
+    let hash = bearer(&headers).map(hash_token);
+    let (game, side) = app.games.rematch(&id, hash.as_deref(), true).await?;
+    Ok(Json(GameResponse { game: crate::games::full(game)?, you: Some(side_name(side)) }))
+}
+
 /// The game record (tags and moves, docs/notation.md)
 #[utoipa::path(get, path = "/api/games/{id}/record", params(GameId), responses(
     (status = 200, description = "record", body = String, content_type = "text/plain"),
@@ -909,7 +934,7 @@ struct WsQuery {
 /// holder (token in the query: browsers cannot set headers on WebSockets)
 /// may send `{"type":"move","move":"c3-d4","ply":0}`, `{"type":"resign"}`,
 /// `{"type":"draw","action":"offer"}`, `{"type":"takeback"}`,
-/// `{"type":"ping"}`, each with an optional `id`; success shows as the next
+/// `{"type":"rematch"}`, `{"type":"ping"}`, each with an optional `id`; success shows as the next
 /// update, failure as `{"type":"error","status":409,"error":"...","id":...}`.
 /// Messages: see the schemas WsServerMessage and WsCommand. A client more
 /// than 2 changes behind skips to the latest state, sent complete.
@@ -1072,14 +1097,14 @@ async fn serve_socket(
 }
 
 /// Returns once the server is stopping.
-async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
+pub(crate) async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = stopping.wait_for(|s| *s).await;
 }
 
 /// Sends one message to a socket's peer: false when the socket is gone,
 /// or the peer did not take the message `within` this time (it does not
 /// read: its buffers are full).
-async fn deliver(sink: &mut SplitSink<WebSocket, Message>, message: Message, within: Duration) -> bool {
+pub(crate) async fn deliver(sink: &mut SplitSink<WebSocket, Message>, message: Message, within: Duration) -> bool {
     matches!(tokio::time::timeout(within, sink.send(message)).await, Ok(Ok(())))
 }
 
@@ -1118,6 +1143,7 @@ async fn command(app: &App, id: &str, token_hash: Option<&str>, text: &str) -> R
         "resign" => Action::Resign,
         "takeback" => Action::TakeBack,
         "draw" => draw_action(cmd.action.as_deref().unwrap_or("")).map_err(fail)?,
+        "rematch" => return app.games.rematch(id, token_hash, false).await.map(|_| ()).map_err(fail),
         "ping" => return Ok(()),
         other => return Err(fail(ApiError::bad_request(format!("unknown command `{other}`")))),
     };

@@ -93,6 +93,17 @@ impl NewGame {
     }
 }
 
+/// A new game checked ([`Games::check_new`]).
+#[derive(Debug)]
+pub struct Checked {
+    pub kind: GameKind,
+    /// In its canonical form.
+    pub rules: String,
+    pub game: AnyGame,
+    /// (initial, increment) in milliseconds.
+    pub clock: Option<(i64, i64)>,
+}
+
 /// A created game: its view, the tokens of the creator's seats (given only
 /// here) and the invite code if a seat is open.
 #[derive(Clone, Debug)]
@@ -286,7 +297,9 @@ impl Games {
         }
     }
 
-    pub async fn create(&self, new: NewGame) -> ApiResult<Created> {
+    /// Checks a new game as asked for: its kind, rule set (canonical), start
+    /// position, name, clock (in ms) and rating conditions.
+    pub fn check_new(&self, new: &NewGame) -> ApiResult<Checked> {
         let kind: GameKind = new.kind.parse().map_err(|e| ApiError::bad_request(format!("{e}")))?;
         let rules = canonical_rules(kind, &new.rules)?;
         let game = AnyGame::new(kind, &rules, new.fen.as_deref().map(str::trim))
@@ -298,7 +311,7 @@ impl Games {
             check_name(name)?;
         }
         if new.rated {
-            check_rated(kind, &rules, &new)?;
+            check_rated(kind, &rules, new)?;
         }
         let clock = match new.clock {
             None => None,
@@ -314,6 +327,11 @@ impl Games {
                 Some(((minutes * 60_000.0).round() as i64, (increment * 1000.0).round() as i64))
             }
         };
+        Ok(Checked { kind, rules, game, clock })
+    }
+
+    pub async fn create(&self, new: NewGame) -> ApiResult<Created> {
+        let Checked { kind, rules, game, clock } = self.check_new(&new)?;
         let now = now_ms();
         let mut tokens = Vec::new();
         let mut seat = |spec: &SeatSpec, side: Side| match spec {
@@ -459,6 +477,37 @@ impl Games {
             Ok((plan(l, side, &action, now, self.max_plies)?, side))
         })
         .await
+    }
+
+    /// The holder of a seat (the [`hash_token`] of its token) offers a
+    /// rematch of a finished game, or accepts the opponent's offer, which
+    /// starts the rematch ([`policy::rematch_game`]): the game after the
+    /// change (if `want_view`) and the holder's side.
+    pub async fn rematch(
+        &self,
+        id: &str,
+        token_hash: Option<&str>,
+        want_view: bool,
+    ) -> ApiResult<(Option<GameView>, Side)> {
+        check_id(id)?;
+        let hash = token_hash
+            .ok_or_else(|| ApiError::unauthorized("this needs a seat token (Authorization: Bearer TOKEN)"))?;
+        let new_id = random_id(10);
+        let (view, (side, rematch)) = self
+            .act(id, None, want_view, |l, now| {
+                let side =
+                    l.side_of_hash(hash).ok_or_else(|| ApiError::forbidden("this token holds no seat of this game"))?;
+                let (plan, accepted) = policy::rematch_plan(l, side, &new_id, now)?;
+                let rematch = if accepted { Some(policy::rematch_game(l, &new_id, now)?) } else { None };
+                Ok((plan, (side, rematch)))
+            })
+            .await?;
+        if let Some((row, game)) = rematch {
+            self.store.insert_game(&row).await?;
+            let slot = self.slot(&row.id);
+            *slot.lock().await = Some(Loaded { row, game });
+        }
+        Ok((view, side))
     }
 
     /// Plays the AI's move computed for `version` (dropped if the game moved on).
@@ -653,7 +702,7 @@ fn record_date_time(ms: i64) -> (String, String) {
 }
 
 /// The view `act` was asked for.
-fn full(view: Option<GameView>) -> ApiResult<GameView> {
+pub(crate) fn full(view: Option<GameView>) -> ApiResult<GameView> {
     view.ok_or_else(|| ApiError::internal("no view of the game was made"))
 }
 

@@ -19,6 +19,7 @@ pub mod error;
 pub mod games;
 pub mod hub;
 pub mod kinds;
+pub mod lobby;
 pub mod metrics;
 pub mod model;
 pub mod net;
@@ -106,6 +107,8 @@ pub struct App {
     pub watched: ai::Watched,
     /// The limits on sign-in attempts.
     pub logins: accounts::Logins,
+    /// The seeks of this instance.
+    pub lobby: lobby::Lobby,
 }
 
 /// Counters of this instance (shown by `/api/health`).
@@ -156,6 +159,7 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
         stopping: tokio::sync::watch::Sender::new(false),
         watched: ai::Watched::default(),
         logins: accounts::Logins::default(),
+        lobby: lobby::Lobby::default(),
     });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
     if let Some(listener) = listener {

@@ -126,6 +126,8 @@ impl Loaded {
                 margin: s.margin,
             }),
             ai_thinking: s.ai_to_move,
+            rematch_offer: s.rematch_offer.map(side_name),
+            rematch: s.rematch.clone(),
             created_at: row.created_at,
             updated_at: s.updated_at,
             server_time: now,
@@ -209,6 +211,12 @@ pub struct GameNow {
     pub result: Option<ResultView>,
     /// An AI seat is to move.
     pub ai_thinking: bool,
+    /// The side that offers a rematch of the finished game.
+    #[schema(schema_with = one_of::side_or_null)]
+    pub rematch_offer: Option<&'static str>,
+    /// The rematch, once accepted: its id. Each player's seat token holds
+    /// the seat of the other colour there.
+    pub rematch: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
     /// Milliseconds since the epoch when this view was made.
@@ -413,7 +421,7 @@ pub mod one_of {
     }
 
     pub fn ws_command() -> Object {
-        strings(&["move", "resign", "draw", "takeback", "ping"])
+        strings(&["move", "resign", "draw", "takeback", "rematch", "ping"])
     }
 
     pub fn health() -> Object {

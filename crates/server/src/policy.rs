@@ -6,7 +6,7 @@
 
 use monte_rules::any::AnyGame;
 use monte_rules::{Side, Status};
-use monte_store::{GameState, GameStatus, MoveRow, Player, SeatRow, side_name};
+use monte_store::{GameRow, GameState, GameStatus, MoveRow, Player, SeatRow, side_name};
 
 use crate::error::{ApiError, ApiResult, Refusal};
 use crate::model::{GameEvent, Loaded, outcome_columns};
@@ -107,6 +107,8 @@ pub fn new_state(
         margin: None,
         ai_to_move: false,
         updated_at: now,
+        rematch_offer: None,
+        rematch: None,
     };
     if !open {
         start_clock(&mut state, now);
@@ -317,6 +319,67 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
             })
         }
     }
+}
+
+/// `side` offers a rematch of a finished game between two people, or
+/// accepts the opponent's offer: then the game names its rematch,
+/// `new_id` (which the caller creates: [`rematch_game`]), and this returns
+/// true.
+pub fn rematch_plan(l: &Loaded, side: Side, new_id: &str, now: i64) -> ApiResult<(Plan, bool)> {
+    let s = &l.row.state;
+    if s.status != GameStatus::Over {
+        return Err(ApiError::conflict("a rematch is offered once the game is over"));
+    }
+    let person = |sd: Side| l.seat(sd).player == Player::Human && l.seat(sd).token_hash.is_some();
+    if !(person(Side::White) && person(Side::Black)) || s.white.token_hash == s.black.token_hash {
+        return Err(ApiError::conflict("a rematch is offered between two people: start a new game instead"));
+    }
+    if s.rematch.is_some() {
+        return Err(ApiError::conflict("the rematch has started"));
+    }
+    let mut state = s.clone();
+    state.updated_at = now;
+    let accepted = match s.rematch_offer {
+        Some(sd) if sd == side => return Err(ApiError::conflict("you already offered a rematch")),
+        Some(_) => {
+            state.rematch_offer = None;
+            state.rematch = Some(new_id.to_string());
+            true
+        }
+        None => {
+            state.rematch_offer = Some(side);
+            false
+        }
+    };
+    Ok((Plan::state(state), accepted))
+}
+
+/// The rematch of a finished game, `id`: the same game, rule set, start,
+/// clock and rating, the colours swapped. Each seat keeps its holder's
+/// token (so the browsers that held the seats hold the new ones), name and
+/// account; the game starts at once.
+pub fn rematch_game(l: &Loaded, id: &str, now: i64) -> ApiResult<(GameRow, AnyGame)> {
+    let row = &l.row;
+    let kind = row.kind.parse().map_err(|e| ApiError::internal(format!("{e}")))?;
+    let game = AnyGame::new(kind, &row.rules, Some(&row.start_fen)).map_err(|e| ApiError::internal(format!("{e}")))?;
+    let seats = (row.state.black.clone(), row.state.white.clone());
+    let clock = row.clock_initial_ms.map(|initial| (initial, row.clock_increment_ms.unwrap_or(0)));
+    let state = new_state(&game, seats, false, clock, None, now);
+    let rematch = GameRow {
+        id: id.to_string(),
+        kind: row.kind.clone(),
+        rules: row.rules.clone(),
+        start_fen: row.start_fen.clone(),
+        clock_initial_ms: row.clock_initial_ms,
+        clock_increment_ms: row.clock_increment_ms,
+        created_at: now,
+        listed: false,
+        rated: row.rated,
+        version: 1,
+        state,
+        moves: Vec::new(),
+    };
+    Ok((rematch, game))
 }
 
 /// The plan that ends the game on time, if the side to move's flag fell.

@@ -2,7 +2,8 @@
 //! the binary (so `monte serve` alone serves everything), and the two small
 //! helpers the board asks for that the game API does not give (docs/web.md).
 //!
-//! Pages (`/`, `/game/{id}`, `/invite/{code}`, `/join/{id}`, `/rules`, `/live`) are one
+//! Pages (`/`, `/game/{id}`, `/invite/{code}`, `/join/{id}`, `/rules`, `/live`,
+//! `/signin`, `/signup`, `/player/{name}`, `/leaderboard`) are one
 //! HTML shell whose script draws the page; they are never cached. Assets
 //! live under `/assets/{version}/`, where the version is a hash of all the
 //! embedded files: a new binary means new URLs, so assets can be cached for
@@ -70,10 +71,23 @@ pub const ASSETS: &[Asset] = assets![
     "game-actions.js",
     "pages.js",
     "rules.js",
+    "account.js",
+    "lobby.js",
 ];
 
 /// The pages: every one is the same shell, drawn by `app.js`.
-pub const PAGES: &[&str] = &["/", "/game/{id}", "/invite/{code}", "/join/{id}", "/rules", "/live"];
+pub const PAGES: &[&str] = &[
+    "/",
+    "/game/{id}",
+    "/invite/{code}",
+    "/join/{id}",
+    "/rules",
+    "/live",
+    "/signin",
+    "/signup",
+    "/player/{name}",
+    "/leaderboard",
+];
 
 /// The version of the embedded files: the start of their SHA-256.
 pub fn version() -> &'static str {

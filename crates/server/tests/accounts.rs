@@ -4,9 +4,12 @@
 mod common;
 
 use axum::http::{HeaderMap, StatusCode};
-use common::{Server, postgres, some_move, sqlite};
+use common::{Server, Ws, listen, next_of, postgres, some_move, sqlite};
+use futures_util::SinkExt;
 use monte_store::testing::skip_postgres;
 use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// A browser: its session cookie, if any.
 #[derive(Default)]
@@ -219,8 +222,36 @@ async fn ratings_profiles_and_leaderboards(s: &Server) {
         assert!(record.contains(tag), "{tag} in\n{record}");
     }
 
-    // Counting nothing: a casual game, and a rated one resigned before
-    // Black moved.
+    // Ann offers a rematch, Bob sees it and accepts: the same rated game,
+    // colours swapped, each token holding the other colour's seat.
+    let rematch = format!("/api/games/{id}/rematch");
+    let (status, v) = s.call("POST", &rematch, Some(&white), None).await;
+    assert_eq!((status, v["game"]["rematch_offer"].as_str()), (StatusCode::OK, Some("white")), "{v}");
+    let (status, v) = s.call("POST", &rematch, Some(&white), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "offered once: {v}");
+    let accepted = s.ok("POST", &rematch, Some(&black), None).await["game"].clone();
+    let next = accepted["rematch"].as_str().expect("the rematch's id").to_string();
+    assert_eq!(accepted["rematch_offer"], Value::Null);
+    let (status, _) = s.call("POST", &rematch, Some(&black), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "the rematch has started");
+    let swapped = s.ok("GET", &format!("/api/games/{next}"), Some(&black), None).await;
+    assert_eq!(swapped["you"], "white");
+    let g = &swapped["game"];
+    assert_eq!((g["status"].as_str(), g["rated"].as_bool()), (Some("active"), Some(true)));
+    assert_eq!(
+        (g["seats"]["white"]["name"].as_str(), g["seats"]["black"]["name"].as_str()),
+        (Some("Bob"), Some("Ann"))
+    );
+    let (status, v) = s.call("POST", &format!("/api/games/{next}/rematch"), Some(&white), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "not before the game is over: {v}");
+    let guest_token = guest["tokens"]["white"].as_str().unwrap();
+    s.ok("POST", &format!("/api/games/{guest_game}/resign"), Some(guest_token), None).await;
+    let (status, v) = s.call("POST", &format!("/api/games/{guest_game}/rematch"), Some(guest_token), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "against the AI the page starts a new game: {v}");
+    play_and_resign(s, &next, &black, &white, 0).await;
+
+    // Counting nothing: a casual game, a rated one resigned before Black
+    // moved, and the rematch resigned before a move.
     let casual = json!({ "game": "salta", "white": "me", "black": "open", "clock": { "minutes": 5 } });
     let (id, white, black) = start(s, &mut ann, &mut bob, casual).await;
     play_and_resign(s, &id, &white, &black, 2).await;
@@ -231,14 +262,15 @@ async fn ratings_profiles_and_leaderboards(s: &Server) {
     assert_eq!(after["history"]["salta"].as_array().unwrap().len(), 1);
 
     // Bob's games, newest first, paged: the rated one aborted, the casual
-    // one, the rated one, his guest game.
+    // one, the rematch, the rated one, his guest game.
     let page = s.ok("GET", "/api/players/bob/games?limit=3", None, None).await;
     let games = page["games"].as_array().unwrap();
     assert_eq!(games.len(), 3);
     assert_eq!(games[0]["id"], id.as_str());
+    assert_eq!(games[2]["id"], next.as_str());
     assert_eq!(page["next_offset"], 3);
     let last = s.ok("GET", "/api/players/bob/games?limit=3&offset=3", None, None).await;
-    assert_eq!(last["games"][0]["id"], guest_game.as_str());
+    assert_eq!(last["games"][1]["id"], guest_game.as_str());
     assert_eq!(last["next_offset"], Value::Null);
     let (status, v) = s.call("GET", "/api/players/bob/games?limit=0", None, None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
@@ -259,7 +291,7 @@ async fn ratings_profiles_and_leaderboards(s: &Server) {
     assert_eq!(status, StatusCode::OK);
     assert!(headers["content-disposition"].to_str().unwrap().starts_with("attachment"));
     assert_eq!(data["profile"]["name"], "Ann");
-    assert_eq!(data["games"].as_array().unwrap().len(), 3);
+    assert_eq!(data["games"].as_array().unwrap().len(), 4);
     let (status, _, v) = ann.call(s, "DELETE", "/api/me", Some(json!({ "password": "wrong horse" }))).await;
     assert_eq!(refusal(status, &v), (403, "wrong_credentials"));
     let (status, _, _) = ann.call(s, "DELETE", "/api/me", Some(json!({ "password": "correct horse" }))).await;
@@ -273,7 +305,7 @@ async fn ratings_profiles_and_leaderboards(s: &Server) {
         (game["seats"]["white"]["name"].clone(), game["seats"]["white"]["registered"].clone()),
         (Value::Null, json!(false))
     );
-    assert_eq!(s.ok("GET", "/api/players/bob/games", None, None).await["games"].as_array().unwrap().len(), 4);
+    assert_eq!(s.ok("GET", "/api/players/bob/games", None, None).await["games"].as_array().unwrap().len(), 5);
     assert_eq!(s.ok("GET", &profile("bob"), None, None).await["ratings"]["salta"]["rating"], 1662);
     let names = s.ok("GET", "/api/leaderboard/salta", None, None).await;
     assert_eq!(names["players"].as_array().unwrap().len(), 1);
@@ -314,4 +346,98 @@ async fn sign_ins_are_limited_per_name_whether_it_exists_or_not() {
     }
     // Another name is tried as usual.
     Browser::sign(&s, true, "Bob").await;
+}
+
+/// The lobby's WebSocket, as this browser (its cookie).
+async fn lobby(addr: std::net::SocketAddr, browser: &Browser) -> Ws {
+    let mut request = format!("ws://{addr}/api/lobby/ws").into_client_request().unwrap();
+    if let Some(cookie) = &browser.cookie {
+        request.headers_mut().insert("cookie", cookie.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request).await.expect("lobby socket").0
+}
+
+async fn command(ws: &mut Ws, command: Value) {
+    ws.send(Message::Text(command.to_string().into())).await.unwrap();
+}
+
+#[tokio::test]
+async fn seeks_are_live_accepted_cancelled_and_gone_with_their_socket() {
+    let s = sqlite().await;
+    let addr = listen(&s).await;
+    let mut ann = Browser::sign(&s, true, "Ann").await;
+    let mut bob = Browser::sign(&s, true, "Bob").await;
+    let mut ann_ws = lobby(addr, &ann).await;
+    assert_eq!(next_of(&mut ann_ws, "seeks").await["seeks"], json!([]));
+
+    // Refused seeks say why and change nothing.
+    for (seek, problem) in [
+        (json!({ "type": "seek", "game": "chess" }), "chess"),
+        (json!({ "type": "seek", "game": "salta", "rated": true }), "clock"),
+        (json!({ "type": "seek", "game": "salta", "rating_range": 5 }), "rating_range"),
+    ] {
+        command(&mut ann_ws, seek).await;
+        let error = next_of(&mut ann_ws, "error").await;
+        assert!(error["error"].as_str().unwrap().contains(problem), "{error}");
+    }
+    let seek = json!({ "type": "seek", "game": "salta", "clock": { "minutes": 5, "increment": 3 }, "rated": true,
+        "rating_range": 200 });
+    command(&mut ann_ws, seek).await;
+    let id = next_of(&mut ann_ws, "posted").await["seek"].as_str().unwrap().to_string();
+    let listed = s.ok("GET", "/api/lobby", None, None).await["seeks"].clone();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    let shown = &listed[0];
+    assert_eq!(
+        (shown["id"].as_str(), shown["name"].as_str(), shown["rated"].as_bool()),
+        (Some(id.as_str()), Some("Ann"), Some(true))
+    );
+    assert_eq!(
+        (shown["rating"].as_i64(), shown["min_rating"].as_i64(), shown["max_rating"].as_i64()),
+        (Some(1500), Some(1300), Some(1700))
+    );
+    assert_eq!(shown["clock"], json!([300_000, 3_000]));
+    // Everybody's socket hears of it.
+    let mut guest_ws = lobby(addr, &Browser::default()).await;
+    assert_eq!(next_of(&mut guest_ws, "seeks").await["seeks"][0]["id"], id.as_str());
+
+    let accept = format!("/api/lobby/{id}/accept");
+    let (status, _, v) = Browser::default().call(&s, "POST", &accept, None).await;
+    assert_eq!(refusal(status, &v), (401, "rated_needs_account"), "a guest cannot take a rated seek");
+    let (status, _, v) = ann.call(&s, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "not one's own: {v}");
+    let (status, _, v) = bob.call(&s, "POST", "/api/lobby/nosuchseek/accept", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+
+    // Bob accepts: the game starts for both, Ann's seat token on her socket.
+    let accepted = bob.ok(&s, "POST", &accept, None).await;
+    let game = accepted["game"]["id"].as_str().unwrap().to_string();
+    let started = next_of(&mut ann_ws, "started").await;
+    assert_eq!((started["seek"].as_str(), started["game"].as_str()), (Some(id.as_str()), Some(game.as_str())));
+    assert_ne!(started["you"], accepted["you"]);
+    let seen = s.ok("GET", &format!("/api/games/{game}"), started["token"].as_str(), None).await;
+    assert_eq!(seen["you"], started["you"]);
+    let g = &seen["game"];
+    assert_eq!((g["status"].as_str(), g["rated"].as_bool()), (Some("active"), Some(true)));
+    seeks_until(&mut guest_ws, |seeks| seeks.is_empty()).await;
+    let (status, _, _) = bob.call(&s, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "taken once");
+
+    // A guest's casual seek, cancelled; another one, gone with its socket.
+    let casual = json!({ "type": "seek", "game": "focus", "name": "Guest" });
+    command(&mut guest_ws, casual.clone()).await;
+    let guest_seek = next_of(&mut guest_ws, "posted").await["seek"].as_str().unwrap().to_string();
+    command(&mut guest_ws, json!({ "type": "cancel", "id": guest_seek })).await;
+    // (A socket is sent the list as it is when it gets to it: changes in
+    // between may be folded into one.)
+    seeks_until(&mut ann_ws, |seeks| seeks.is_empty()).await;
+    command(&mut guest_ws, casual).await;
+    next_of(&mut guest_ws, "posted").await;
+    seeks_until(&mut ann_ws, |seeks| seeks.first().is_some_and(|seek| seek["name"] == "Guest")).await;
+    drop(guest_ws);
+    seeks_until(&mut ann_ws, |seeks| seeks.is_empty()).await;
+}
+
+/// Waits for a list of seeks that `wanted` accepts.
+async fn seeks_until(ws: &mut Ws, wanted: impl Fn(&[Value]) -> bool) {
+    while !wanted(next_of(ws, "seeks").await["seeks"].as_array().unwrap()) {}
 }

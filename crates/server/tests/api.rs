@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{Server, config, postgres, some_move, sqlite, sqlite_with};
+use common::{Server, Ws, config, listen, next_of, postgres, some_move, sqlite, sqlite_with};
 use futures_util::{SinkExt, StreamExt};
 use monte_rules::any::AnyGame;
 use monte_store::testing::skip_postgres;
@@ -909,38 +909,13 @@ async fn refusals_carry_a_stable_code_and_their_parameters() {
     assert_eq!((status, v["code"].as_str()), (StatusCode::CONFLICT, Some("game_over")), "{v}");
 }
 
-/// A loopback listener for WebSocket tests.
-async fn listen(s: &Server) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let service = s.router().into_make_service_with_connect_info::<std::net::SocketAddr>();
-    tokio::spawn(async move { axum::serve(listener, service).await });
-    addr
-}
-
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
+/// A game's WebSocket, as a seat holder (`token`) or a spectator.
 async fn connect(addr: std::net::SocketAddr, id: &str, token: Option<&str>) -> Ws {
     let url = match token {
         Some(t) => format!("ws://{addr}/api/games/{id}/ws?token={t}"),
         None => format!("ws://{addr}/api/games/{id}/ws"),
     };
     tokio_tungstenite::connect_async(url).await.expect("websocket").0
-}
-
-/// The next JSON message of type `kind`.
-async fn next_of(ws: &mut Ws, kind: &str) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
-        if let Some(Ok(Message::Text(t))) = msg {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            if v["type"] == kind {
-                return v;
-            }
-        } else {
-            panic!("websocket ended: {msg:?}");
-        }
-    }
 }
 
 /// Brings a client's copy of a game up to date with a pushed message, as a

@@ -84,7 +84,7 @@ static MOVE_PG: LazyLock<String> = LazyLock::new(|| {
 static STATE_PG: LazyLock<String> = LazyLock::new(|| {
     format!(
         "WITH upd AS ({UPDATE_STATE} RETURNING id) \
-         SELECT (SELECT count(*) FROM upd) AS updated, (SELECT pg_notify($27, $28)::text FROM upd) AS notified"
+         SELECT (SELECT count(*) FROM upd) AS updated, (SELECT pg_notify($29, $30)::text FROM upd) AS notified"
     )
 });
 

@@ -49,6 +49,10 @@ pub struct GameState {
     /// An AI seat is to move in an active game.
     pub ai_to_move: bool,
     pub updated_at: i64,
+    /// The side that offers a rematch of the finished game.
+    pub rematch_offer: Option<Side>,
+    /// The rematch, once accepted: the new game's id.
+    pub rematch: Option<String>,
 }
 
 impl GameState {
@@ -100,11 +104,12 @@ pub struct GameRow {
 pub(crate) const GAME_COLUMNS: &str = "id, kind, rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, version, \
      status, ply, fen, side_to_move, white_player, white_name, white_token, black_player, black_name, black_token, \
      invite, white_ms, black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, \
-     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at, listed, white_account, black_account, rated";
+     ai_to_move, ai_claimed_by, ai_claimed_at, updated_at, listed, white_account, black_account, rated, rematch_offer, \
+     rematch_id";
 
 /// Binds the mutable state columns in the order of `UPDATE_STATE` and
-/// `INSERT_GAME` (placeholders $3..$26): those of `bind_play!`, then the
-/// seats.
+/// `INSERT_GAME` (placeholders $3..$28): those of `bind_play!`, then the
+/// seats and the rematch.
 macro_rules! bind_state {
     ($q:expr, $s:expr) => {
         $crate::rows::bind_play!($q, $s)
@@ -116,6 +121,8 @@ macro_rules! bind_state {
             .bind(&$s.black.token_hash)
             .bind(&$s.white.account)
             .bind(&$s.black.account)
+            .bind($s.rematch_offer.map($crate::values::side_name))
+            .bind(&$s.rematch)
     };
 }
 pub(crate) use bind_state;
@@ -126,8 +133,8 @@ pub(crate) const UPDATE_STATE: &str = "UPDATE games SET version = version + 1, s
      side_to_move = $6, invite = $7, white_ms = $8, black_ms = $9, turn_started_at = $10, deadline_at = $11, \
      draw_offer = $12, result = $13, winner = $14, reason = $15, margin = $16, ai_to_move = $17, updated_at = $18, \
      white_player = $19, white_name = $20, white_token = $21, black_player = $22, black_name = $23, \
-     black_token = $24, white_account = $25, black_account = $26, ai_claimed_by = NULL, ai_claimed_at = NULL \
-     WHERE id = $1 AND version = $2";
+     black_token = $24, white_account = $25, black_account = $26, rematch_offer = $27, rematch_id = $28, \
+     ai_claimed_by = NULL, ai_claimed_at = NULL WHERE id = $1 AND version = $2";
 
 /// The compare-and-swap of a move: [`UPDATE_STATE`] without the seat
 /// columns (a move does not change them; see [`Update`](crate::Update)), bound by
@@ -163,10 +170,10 @@ pub(crate) use bind_play;
 
 pub(crate) const INSERT_GAME: &str = "INSERT INTO games (id, version, status, ply, fen, side_to_move, invite, white_ms, \
      black_ms, turn_started_at, deadline_at, draw_offer, result, winner, reason, margin, ai_to_move, updated_at, \
-     white_player, white_name, white_token, black_player, black_name, black_token, white_account, black_account, kind, \
-     rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, listed, rated) VALUES ($1, $2, $3, $4, $5, $6, \
-     $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, \
-     $30, $31, $32, $33, $34)";
+     white_player, white_name, white_token, black_player, black_name, black_token, white_account, black_account, \
+     rematch_offer, rematch_id, kind, rules, start_fen, clock_initial_ms, clock_increment_ms, created_at, listed, rated) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
+     $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36)";
 
 /// A move, unless one is already stored for its ply; bound by `bind_move!`.
 pub(crate) const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
@@ -233,6 +240,8 @@ macro_rules! decode_game {
                     margin: r.try_get("margin")?,
                     ai_to_move: r.try_get::<i64, _>("ai_to_move")? != 0,
                     updated_at: r.try_get("updated_at")?,
+                    rematch_offer: side("rematch_offer")?,
+                    rematch: r.try_get("rematch_id")?,
                 },
                 moves: Vec::new(),
             })

@@ -43,6 +43,8 @@ fn new_game(id: &str, status: GameStatus, invite: Option<&str>) -> GameRow {
             margin: None,
             ai_to_move: false,
             updated_at: 1_000,
+            rematch_offer: None,
+            rematch: None,
         },
         moves: Vec::new(),
     }

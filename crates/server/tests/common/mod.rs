@@ -9,7 +9,11 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
 use monte_server::{Config, Instance};
 use monte_store::testing::TestDatabase;
+use std::time::Duration;
+
+use futures_util::StreamExt;
 use serde_json::Value;
+use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
 /// A started server instance and what it needs to stay alive.
@@ -115,4 +119,30 @@ pub fn some_move(game: &Value) -> String {
         return m["notation"].as_str().unwrap().to_string();
     }
     legal["pass"].as_str().expect("a legal move").to_string()
+}
+
+/// Serves the server's router on a loopback port (for WebSockets).
+pub async fn listen(s: &Server) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let service = s.router().into_make_service_with_connect_info::<std::net::SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, service).await });
+    addr
+}
+
+pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The next JSON message of type `kind`.
+pub async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
+        if let Some(Ok(Message::Text(t))) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        } else {
+            panic!("websocket ended: {msg:?}");
+        }
+    }
 }
