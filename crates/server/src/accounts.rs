@@ -68,15 +68,15 @@ pub struct Logins {
     by_address: RateLimiter<IpAddr>,
 }
 
-impl Default for Logins {
-    fn default() -> Logins {
-        // 5 tries of a name at once, then one every 12 s; 20 from an
-        // address, then one every 3 s.
-        Logins { by_name: RateLimiter::new(1.0 / 12.0, 5.0), by_address: RateLimiter::new(1.0 / 3.0, 20.0) }
-    }
-}
-
 impl Logins {
+    /// 5 tries of a name at once, then one every 12 s; 20 from an address,
+    /// then one every 3 s, unless `per_address` is false (behind a proxy,
+    /// where every client has the proxy's address).
+    pub fn new(per_address: bool) -> Logins {
+        let address_rate = if per_address { 1.0 / 3.0 } else { 0.0 };
+        Logins { by_name: RateLimiter::new(1.0 / 12.0, 5.0), by_address: RateLimiter::new(address_rate, 20.0) }
+    }
+
     /// Takes a try of `name_key` from `address`: the 429 that refuses it, if any.
     fn refusal(&self, name_key: &str, address: IpAddr) -> Option<Response> {
         let by_address = self.by_address.allow(address);
@@ -160,10 +160,18 @@ pub fn hash_password_now(password: &str) -> ApiResult<String> {
         .map_err(|e| ApiError::internal(format!("the password could not be hashed: {e}")))
 }
 
-/// Whether `password` matches `hash` (an unreadable hash matches nothing);
-/// off the async threads.
-async fn verify_password(password: String, hash: String) -> bool {
-    tokio::task::spawn_blocking(move || verify_password_now(&password, &hash)).await.unwrap_or(false)
+/// Whether `password` matches `hash` (an unreadable hash matches nothing;
+/// none: checked against a decoy, and false); off the async threads.
+async fn verify_password(password: String, hash: Option<String>) -> bool {
+    tokio::task::spawn_blocking(move || match hash {
+        Some(hash) => verify_password_now(&password, &hash),
+        None => {
+            verify_password_now(&password, &decoy_hash());
+            false
+        }
+    })
+    .await
+    .unwrap_or(false)
 }
 
 /// [`verify_password`] on this thread.
@@ -353,8 +361,7 @@ pub async fn sign_in(
         return Ok(refused);
     }
     let account = app.games.store.account_by_name(&key).await?;
-    let hash = account.as_ref().map_or_else(decoy_hash, |a| a.password_hash.clone());
-    let matches = verify_password(body.password.0, hash).await;
+    let matches = verify_password(body.password.0, account.as_ref().map(|a| a.password_hash.clone())).await;
     let Some(account) = account.filter(|_| matches) else { return Err(wrong()) };
     attach(&app, &account, &body.tokens).await?;
     open_session(&app, &headers, &account, StatusCode::OK, Me::of(&account)).await
@@ -659,7 +666,7 @@ pub async fn delete_me(
     JsonBody(body): JsonBody<Confirm>,
 ) -> ApiResult<Response> {
     let account = signed_in.required()?;
-    if !verify_password(body.password.0, account.password_hash.clone()).await {
+    if !verify_password(body.password.0, Some(account.password_hash.clone())).await {
         return Err(ApiError::forbidden("wrong password").named(Refusal::WrongCredentials));
     }
     for id in app.games.store.delete_account(&account.id).await? {

@@ -158,7 +158,8 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
         connections: Arc::default(),
         stopping: tokio::sync::watch::Sender::new(false),
         watched: ai::Watched::default(),
-        logins: accounts::Logins::default(),
+        // Off with the per-address request limit: behind a proxy.
+        logins: accounts::Logins::new(config.rate_limit > 0.0),
         lobby: lobby::Lobby::default(),
     });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
