@@ -252,7 +252,7 @@ async fn same_origin_json(req: Request, next: Next) -> Response {
 /// Whether `origin` (`scheme://host[:port]`) names the host the request
 /// was sent to (`Host`, or `X-Forwarded-Host` behind a proxy: a page of
 /// another site cannot set either).
-fn same_origin(origin: &[u8], headers: &HeaderMap) -> bool {
+pub(crate) fn same_origin(origin: &[u8], headers: &HeaderMap) -> bool {
     let Ok(origin) = std::str::from_utf8(origin) else { return false };
     let Some((_, authority)) = origin.split_once("://") else { return false };
     ["host", "x-forwarded-host"]

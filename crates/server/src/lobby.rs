@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use axum::Json;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use futures_util::StreamExt;
 use monte_store::{AccountRow, side_name};
@@ -22,7 +23,7 @@ use utoipa::ToSchema;
 
 use crate::App;
 use crate::accounts::SignedIn;
-use crate::api::{JsonBody, deliver, stopped};
+use crate::api::{JsonBody, deliver, same_origin, stopped};
 use crate::error::{ApiError, ApiResult, ErrorBody, Unavailable};
 use crate::games::{NewGame, SeatSpec};
 use crate::model::{GameView, now_ms, one_of, random_id};
@@ -210,11 +211,24 @@ fn lobby_command() -> utoipa::openapi::schema::Object {
 /// the token of its seat. Failures: `{"type":"error","status":400,"error":"..."}`.
 #[utoipa::path(get, path = "/api/lobby/ws", responses(
     (status = 101, description = "switching to the WebSocket protocol"),
+    (status = 403, description = "cross-site request: the Origin header names another site", body = ErrorBody),
     (status = 503, response = Unavailable),
 ))]
-pub async fn lobby_socket(State(app): State<Arc<App>>, signed_in: SignedIn, ws: WebSocketUpgrade) -> Response {
+pub async fn lobby_socket(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    signed_in: SignedIn,
+    ws: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    // A page of another site could open the socket with the session
+    // cookie and post seeks in the player's name.
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !same_origin(origin.as_bytes(), &headers)
+    {
+        return Err(ApiError::forbidden("cross-site request refused: the Origin is not this server"));
+    }
     let ws = ws.max_message_size(4 * 1024).read_buffer_size(4 * 1024);
-    ws.on_upgrade(move |socket| serve_lobby(socket, app, signed_in.0))
+    Ok(ws.on_upgrade(move |socket| serve_lobby(socket, app, signed_in.0)))
 }
 
 async fn serve_lobby(socket: WebSocket, app: Arc<App>, account: Option<AccountRow>) {

@@ -435,6 +435,13 @@ async fn seeks_are_live_accepted_cancelled_and_gone_with_their_socket() {
     seeks_until(&mut ann_ws, |seeks| seeks.first().is_some_and(|seek| seek["name"] == "Guest")).await;
     drop(guest_ws);
     seeks_until(&mut ann_ws, |seeks| seeks.is_empty()).await;
+
+    // Another site's page cannot open the lobby with the player's cookie.
+    let mut request = format!("ws://{addr}/api/lobby/ws").into_client_request().unwrap();
+    request.headers_mut().insert("cookie", ann.cookie.clone().unwrap().parse().unwrap());
+    request.headers_mut().insert("origin", "https://evil.example".parse().unwrap());
+    let refused = tokio_tungstenite::connect_async(request).await.expect_err("refused");
+    assert!(refused.to_string().contains("403"), "{refused}");
 }
 
 /// Waits for a list of seeks that `wanted` accepts.
