@@ -18,7 +18,7 @@ use tokio::sync::{Mutex as AsyncMutex, mpsc};
 use crate::error::{ApiError, ApiResult, Refusal};
 use crate::hub::Hub;
 use crate::metrics::{Metrics, Mover};
-use crate::model::{GameSummary, GameView, Loaded, hash_token, new_token, now_ms, random_id};
+use crate::model::{GameSummary, GameView, Loaded, creation_ms, hash_token, new_token, now_ms, random_id};
 pub use crate::policy::Action;
 use crate::policy::{self, ABORTED, Door, GameChange, LENGTH_CAP, Plan, STOPPED, flag_plan, plan};
 
@@ -373,7 +373,7 @@ impl Games {
             start_fen: game.start_fen(),
             clock_initial_ms: clock.map(|c| c.0),
             clock_increment_ms: clock.map(|c| c.1),
-            created_at: now,
+            created_at: creation_ms(now),
             listed: new.public,
             rated: new.rated,
             version: 1,

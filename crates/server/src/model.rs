@@ -524,11 +524,33 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
+/// A new game's creation time: `now`, or one millisecond after the last
+/// one this process gave if that is later. Lists of games are newest
+/// first, and games created within one millisecond (a rematch and the
+/// next game) would otherwise come in an arbitrary order.
+pub fn creation_ms(now: i64) -> i64 {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static LAST: AtomicI64 = AtomicI64::new(0);
+    let previous = LAST.fetch_max(now, Ordering::Relaxed);
+    if previous < now {
+        return now;
+    }
+    // `now` is not later than the last one given: take the next free one.
+    LAST.fetch_add(1, Ordering::Relaxed) + 1
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn tokens_are_stored_as_lowercase_hex_sha256() {
         // The standard SHA-256 test vector of "abc" (FIPS 180-2).
         assert_eq!(super::hash_token("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn games_created_in_one_millisecond_keep_their_order() {
+        let now = super::now_ms();
+        let (first, second, third) = (super::creation_ms(now), super::creation_ms(now), super::creation_ms(now - 5));
+        assert!(now <= first && first < second && second < third, "{now} {first} {second} {third}");
     }
 }

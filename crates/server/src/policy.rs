@@ -372,7 +372,7 @@ pub fn rematch_game(l: &Loaded, id: &str, now: i64) -> ApiResult<(GameRow, AnyGa
         start_fen: row.start_fen.clone(),
         clock_initial_ms: row.clock_initial_ms,
         clock_increment_ms: row.clock_increment_ms,
-        created_at: now,
+        created_at: crate::model::creation_ms(now),
         listed: false,
         rated: row.rated,
         version: 1,
