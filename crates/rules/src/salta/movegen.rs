@@ -182,6 +182,42 @@ impl MoveSets {
     }
 }
 
+/// Where a piece of the side to move could be jumped by the opponent once
+/// it has moved, computed once per position: a square `t` with an opponent
+/// piece on `t + d` and `t - d` empty. The square the piece left is empty
+/// too, which adds, for each direction `d`, the neighbour `from + d` when
+/// an opponent piece stands on `from + 2d` (`beside`).
+#[derive(Clone, Copy)]
+struct CallSquares {
+    /// Callable whatever square the piece came from.
+    fixed: u64,
+    /// `beside[d]`: the squares with an opponent piece next to them in
+    /// direction `d`.
+    beside: [u64; 4],
+}
+
+impl CallSquares {
+    #[inline(always)]
+    fn new(opp: u64, empty: u64) -> Self {
+        let beside = Dir::ALL.map(|d| shift(opp, d.opposite()));
+        let mut fixed = 0;
+        for d in Dir::ALL {
+            fixed |= beside[d as usize] & shift(empty, d);
+        }
+        CallSquares { fixed, beside }
+    }
+
+    /// The callable squares for a piece that left `from`.
+    #[inline(always)]
+    fn of(&self, from: Square) -> u64 {
+        let mut c = self.fixed;
+        for d in Dir::ALL {
+            c |= shift(1 << from, d) & self.beside[d as usize];
+        }
+        c
+    }
+}
+
 impl SaltaPosition {
     #[inline(always)]
     fn jump_dirs(&self) -> &'static [Dir] {
@@ -340,19 +376,17 @@ impl SaltaPosition {
     /// piece could be jumped by the opponent (a call may be attached), minus
     /// the winning square (a winning move carries no call).
     #[inline(always)]
-    fn callable(&self, from: Square, ends: u64) -> u64 {
+    fn callable(&self, from: Square, ends: u64, squares: &CallSquares) -> u64 {
         if !self.rules.calls {
             return 0;
         }
-        let us = self.side.index();
-        let opp = self.occ[us ^ 1];
-        let empty_after = self.empty() | (1 << from);
-        let mut c = 0;
-        for d in Dir::ALL {
-            // Opponent on t+d, empty on t-d: it jumps from t+d over t to t-d.
-            c |= shift(opp, d.opposite()) & shift(empty_after, d);
-        }
-        c & ends & !self.winning_square(from)
+        squares.of(from) & ends & !self.winning_square(from)
+    }
+
+    /// The call squares of the side to move (see [`CallSquares`]).
+    #[inline(always)]
+    fn call_squares(&self) -> CallSquares {
+        CallSquares::new(self.occ[self.side.index() ^ 1], self.empty())
     }
 
     /// The square where the piece on `from` would complete the goal, as a
@@ -378,8 +412,9 @@ impl SaltaPosition {
         let start = out.len();
         let mut sets = MoveSets::new();
         self.move_sets(&mut sets);
+        let squares = self.call_squares();
         for &(from, ends) in sets.iter() {
-            let calls = self.callable(from, ends);
+            let calls = self.callable(from, ends, &squares);
             for to in Squares(ends) {
                 out.push(SaltaMove { from, to, call: false });
                 if calls & (1 << to) != 0 {
@@ -463,8 +498,9 @@ impl SaltaPosition {
         self.move_sets(&mut sets);
         let mut calls = [0u64; 15];
         let mut total = 0usize;
+        let squares = self.call_squares();
         for (i, &(from, ends)) in sets.iter().enumerate() {
-            calls[i] = self.callable(from, ends);
+            calls[i] = self.callable(from, ends, &squares);
             total += (ends.count_ones() + calls[i].count_ones()) as usize;
         }
         if total == 0 {
@@ -490,13 +526,52 @@ impl SaltaPosition {
         if self.game_over_by_goal() {
             return 0;
         }
+        if let Some(n) = self.count_in_bulk() {
+            return n;
+        }
         let mut n = 0u64;
         let mut sets = MoveSets::new();
         self.move_sets(&mut sets);
+        let squares = self.call_squares();
         for &(from, ends) in sets.iter() {
-            n += (ends.count_ones() + self.callable(from, ends).count_ones()) as u64;
+            n += (ends.count_ones() + self.callable(from, ends, &squares).count_ones()) as u64;
         }
         if n == 0 { 1 } else { n }
+    }
+
+    /// [`Self::count_legal`] without a set per piece, where that is exact
+    /// (no pending call, no blockade ban, no winning move that would drop
+    /// its call): the steps are counted for all pieces at once, a direction
+    /// at a time, and only the pieces that can jump are visited. A step
+    /// never ends where a jump sequence of the same piece can (a jump
+    /// changes the file by two), so the two counts add up; a step's call
+    /// squares are the fixed ones and the neighbour beside the square it
+    /// left, and a jump's only the fixed ones (it never ends next to its
+    /// start). Perft counts most of its nodes here.
+    #[inline(always)]
+    fn count_in_bulk(&self) -> Option<u64> {
+        let us = self.side.index();
+        let calls = self.rules.calls;
+        if self.call != NONE || self.rules.blockade_ban || (calls && self.home[us] == 14) {
+            return None;
+        }
+        let (own, opp) = (self.occ[us], self.occ[us ^ 1]);
+        let empty = self.empty();
+        let graph = JumpGraph::new(opp, empty, self.jump_dirs());
+        let jumpers = graph.jumpers(own);
+        let squares = if calls { self.call_squares() } else { CallSquares { fixed: 0, beside: [0; 4] } };
+        let mut n = 0u32;
+        for from in Squares(jumpers) {
+            let ends = self.jump_ends(from, &graph);
+            n += ends.count_ones() + (ends & squares.fixed).count_ones();
+        }
+        if !(self.rules.compulsory_jumps && jumpers != 0) {
+            for d in Dir::ALL {
+                let to = shift(own, d) & empty;
+                n += to.count_ones() + (to & (squares.fixed | squares.beside[d as usize])).count_ones();
+            }
+        }
+        Some(if n == 0 { 1 } else { n as u64 })
     }
 
     /// Whether `(from, to)` is among the move sets (call flag ignored).
@@ -523,7 +598,9 @@ impl SaltaPosition {
         let mut sets = MoveSets::new();
         self.move_sets(&mut sets);
         sets.iter().any(|&(from, ends)| {
-            from == mv.from && ends & (1 << mv.to) != 0 && (!mv.call || self.callable(from, ends) & (1 << mv.to) != 0)
+            from == mv.from
+                && ends & (1 << mv.to) != 0
+                && (!mv.call || self.callable(from, ends, &self.call_squares()) & (1 << mv.to) != 0)
         })
     }
 
