@@ -8,7 +8,7 @@ use monte_rules::Rng;
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
 use monte_rules::perft::perft;
-use monte_rules::playout::{Playout, random_playout};
+use monte_rules::playout::{Playout, Seen, random_playout};
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{Outcome, Position};
 
@@ -72,7 +72,7 @@ where
                 let start = start.clone();
                 scope.spawn(move || {
                     let mut rng = Rng::new(seed.wrapping_add(t as u64));
-                    let mut seen = std::collections::HashMap::new();
+                    let mut seen = Seen::default();
                     let mut tally = Tally::default();
                     while begin.elapsed().as_secs_f64() < seconds {
                         let Playout { plies, outcome: o } = random_playout(&start, &mut rng, max_plies, &mut seen);

@@ -2,13 +2,12 @@
 //! changing move generation: `cargo run --release -p monte-rules --example
 //! playouts -- salta ludii 5` (the full benchmark is `monte bench playouts`).
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use monte_rules::Rng;
 use monte_rules::focus::FocusPosition;
 use monte_rules::game::RepetitionRule;
-use monte_rules::playout::random_playout;
+use monte_rules::playout::{Seen, random_playout};
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{Position, RuleSet};
 
@@ -22,7 +21,7 @@ where
     };
     let start = P::start(rules);
     let mut rng = Rng::new(1);
-    let mut seen = HashMap::new();
+    let mut seen = Seen::default();
     // Rounds of a second each; the fastest round is the least disturbed by
     // whatever else the machine is doing.
     if let Ok(n) = std::env::var("PLAYOUT_GAMES") {

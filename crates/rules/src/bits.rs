@@ -25,6 +25,16 @@ pub fn nth_square(board: u64, n: u8) -> u8 {
     Squares(board).nth(usize::from(n) % count).unwrap_or(0)
 }
 
+/// The square of the `n`-th lowest set bit of `set` (which has more than
+/// `n`): a random pick's square, so without the modulo of [`nth_square`].
+#[inline(always)]
+pub(crate) fn nth_in(mut set: u64, n: usize) -> u8 {
+    for _ in 0..n {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as u8
+}
+
 /// How many squares of `board` come before `sq` (below it in bit order):
 /// the index of `sq` among the board's squares, for `sq < 64`.
 #[inline]

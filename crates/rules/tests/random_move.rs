@@ -64,3 +64,74 @@ fn random_moves_are_listed_moves_and_every_listed_move_comes_up() {
         assert!(positions > 300 && full > 10, "focus {name}: only {positions} positions, {full} full checks");
     }
 }
+
+/// Pearson's chi-square of `picks` draws of `pos.random_move` against the
+/// uniform distribution over the listed moves, and its degrees of freedom.
+fn chi_square<P: Position>(pos: &P, rng: &mut Rng, per_move: usize) -> (f64, usize) {
+    let listed = pos.legal_moves();
+    let index: HashMap<P::Move, usize> = listed.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+    let mut observed = vec![0usize; listed.len()];
+    for _ in 0..per_move * listed.len() {
+        let mv = pos.random_move(rng).expect("a move");
+        observed[index[&mv]] += 1;
+    }
+    let expected = per_move as f64;
+    let chi2 = observed.iter().map(|&o| (o as f64 - expected).powi(2) / expected).sum();
+    (chi2, listed.len() - 1)
+}
+
+/// The chi-square value a uniform pick exceeds with probability 1 in
+/// 10,000 (Wilson and Hilferty's approximation, good to a few per cent
+/// from 10 degrees of freedom).
+fn chi_square_bound(df: usize) -> f64 {
+    let (k, z) = (df as f64, 3.719);
+    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
+}
+
+fn check_uniform<P: Position>(rules: P::Rules, plies: &[u32], seed: u64) -> usize {
+    let mut checked = 0;
+    let mut rng = Rng::new(seed);
+    for &n in plies {
+        let mut pos = P::start(rules);
+        for _ in 0..n {
+            match pos.random_move(&mut rng) {
+                Some(mv) if pos.status() == Status::Ongoing => pos.play_unchecked(mv),
+                _ => break,
+            }
+        }
+        let (chi2, df) = chi_square(&pos, &mut rng, 200);
+        if df < 10 {
+            continue;
+        }
+        let bound = chi_square_bound(df);
+        assert!(
+            chi2 < bound,
+            "{} {rules}: `{}`: chi-square {chi2:.1} over {df} df, bound {bound:.1}",
+            P::KIND,
+            pos.fen()
+        );
+        checked += 1;
+    }
+    checked
+}
+
+/// The picks are uniform over the listed moves, not only spread over them:
+/// 200 picks per move in positions of every rule set, and Pearson's
+/// chi-square below the bound a uniform pick stays under with probability
+/// 0.9999 (the seeds are fixed, so the test is deterministic; a biased
+/// pick, such as one that first picks a piece and then one of its moves,
+/// fails it by far).
+#[test]
+fn random_moves_are_uniform_by_a_chi_square_test() {
+    let plies = [0, 9, 30, 75];
+    let mut checked = 0;
+    for name in ["seed", "meyer1908", "ludii"] {
+        let rules = <SaltaPosition as Position>::Rules::preset(name).unwrap();
+        checked += check_uniform::<SaltaPosition>(rules, &plies, 0x5A17A);
+    }
+    for name in ["seed", "sackson"] {
+        let rules = <FocusPosition as Position>::Rules::preset(name).unwrap();
+        checked += check_uniform::<FocusPosition>(rules, &plies, 0xF0C05);
+    }
+    assert!(checked >= 12, "only {checked} positions with 10 or more moves");
+}

@@ -299,20 +299,9 @@ impl FocusPosition {
     #[inline(always)]
     fn for_each_move(&self, mut f: impl FnMut(FocusMove)) {
         let us = self.side.index();
-        let empty = BOARD & !self.occ;
-        let merge = self.rules.group_moves == GroupMoves::Merge;
+        let targets = self.group_targets();
         for from in Squares(self.top[us]) {
-            let h = self.stacks[from as usize].height() as usize;
-            for ray in &RAY[from as usize] {
-                for &to in &ray[1..=h] {
-                    if to == OFF {
-                        break;
-                    }
-                    if merge || empty & (1 << to) != 0 {
-                        f(FocusMove::group(from, to));
-                    }
-                }
-            }
+            Self::for_each_group_move(from, self.stacks[from as usize].height() as usize, targets, &mut f);
         }
         self.for_each_jump(&mut f);
         if self.reserve[us] > 0 {
@@ -320,6 +309,75 @@ impl FocusPosition {
                 f(FocusMove::drop(to));
             }
         }
+    }
+
+    /// The squares a group move may end on: empty ones, or under merging
+    /// rules any.
+    #[inline(always)]
+    fn group_targets(&self) -> u64 {
+        match self.rules.group_moves {
+            GroupMoves::Sweep => BOARD & !self.occ,
+            GroupMoves::Merge => BOARD,
+        }
+    }
+
+    /// Calls `f(move)` for the group moves of the stack on `from`, `h` high,
+    /// onto squares of `targets`, in the order of [`Position::generate`].
+    #[inline(always)]
+    fn for_each_group_move(from: Square, h: usize, targets: u64, f: &mut impl FnMut(FocusMove)) {
+        for ray in &RAY[from as usize] {
+            for &to in &ray[1..=h] {
+                if to == OFF {
+                    break;
+                }
+                if targets & (1 << to) != 0 {
+                    f(FocusMove::group(from, to));
+                }
+            }
+        }
+    }
+
+    /// The `k`-th move [`Position::generate`] lists (`k` below
+    /// [`Self::count_legal`]), found without listing the others: whole
+    /// stacks, directions of jumps and the drops are skipped by their
+    /// counts, and only the stack the move belongs to is walked. So a
+    /// random move costs about a count, and picks the move the list would
+    /// at the same draw.
+    fn nth_legal(&self, mut k: u32) -> FocusMove {
+        let us = self.side.index();
+        let targets = self.group_targets();
+        for from in Squares(self.top[us]) {
+            let h = self.stacks[from as usize].height() as usize;
+            let n = (REACH[from as usize][h] & targets).count_ones();
+            if k < n {
+                let mut found = FocusMove::PASS;
+                Self::for_each_group_move(from, h, targets, &mut |m| {
+                    if k == 0 {
+                        found = m;
+                    }
+                    k = k.wrapping_sub(1);
+                });
+                return found;
+            }
+            k -= n;
+        }
+        if self.rules.jumps {
+            let victims = self.single & self.top[us ^ 1];
+            let empty = BOARD & !self.occ;
+            for (d, dir) in Dir::ALL.into_iter().enumerate() {
+                let landings = shift(shift(self.top[us], dir) & victims, dir) & empty;
+                let n = landings.count_ones();
+                if k < n {
+                    let to = crate::bits::nth_in(landings, k as usize);
+                    return FocusMove::jump(RAY[to as usize][d ^ 1][2], to);
+                }
+                k -= n;
+            }
+        }
+        if self.reserve[us] > 0 && k < BOARD.count_ones() {
+            return FocusMove::drop(crate::bits::nth_in(BOARD, k as usize));
+        }
+        FocusMove::PASS
     }
 
     /// Calls `f(move)` for every jump (when the rules have them): the top
@@ -397,10 +455,7 @@ impl FocusPosition {
             return 0;
         }
         let us = self.side.index();
-        let targets = match self.rules.group_moves {
-            GroupMoves::Sweep => BOARD & !self.occ,
-            GroupMoves::Merge => BOARD,
-        };
+        let targets = self.group_targets();
         let mut n = 0u32;
         for from in Squares(self.top[us]) {
             let h = self.stacks[from as usize].height() as usize;
@@ -601,6 +656,15 @@ impl Position for FocusPosition {
 
     fn count_moves(&self) -> u64 {
         self.count_legal()
+    }
+
+    fn random_move(&self, rng: &mut crate::Rng) -> Option<FocusMove> {
+        if self.lost() {
+            return None;
+        }
+        // The same draw as a pick from the list: the same random games.
+        let k = rng.below(self.count_legal() as usize);
+        Some(self.nth_legal(k as u32))
     }
 
     fn is_legal(&self, mv: FocusMove) -> bool {

@@ -11,6 +11,7 @@
 use super::geometry::{DISTANCE, Dir, Square, Squares, neighbours, shift};
 use super::position::{NONE, SaltaMove, SaltaPosition, target_of};
 use super::rules::Chains;
+use crate::bits::nth_in;
 use crate::position::MoveList;
 use crate::side::Side;
 
@@ -133,7 +134,7 @@ fn random_step(own: u64, empty: u64, rng: &mut crate::Rng) -> SaltaMove {
     for (d, set) in movers.into_iter().enumerate() {
         let n = set.count_ones() as usize;
         if k < n {
-            let from = nth_square(set, k);
+            let from = nth_in(set, k);
             // From a table, not `shift` with a direction known only here:
             // its `match` became a jump table whose target was mispredicted
             // half the time (a third of a playout's mispredictions).
@@ -143,15 +144,6 @@ fn random_step(own: u64, empty: u64, rng: &mut crate::Rng) -> SaltaMove {
         k -= n;
     }
     SaltaMove::PASS
-}
-
-/// The square of the `n`-th lowest set bit of `set` (which has more than `n`).
-#[inline(always)]
-fn nth_square(mut set: u64, n: usize) -> Square {
-    for _ in 0..n {
-        set &= set - 1;
-    }
-    set.trailing_zeros() as Square
 }
 
 /// The destination sets of the pieces that can move.
@@ -487,7 +479,7 @@ impl SaltaPosition {
                     for &(from, ends) in sets.iter() {
                         let n = ends.count_ones() as usize;
                         if k < n {
-                            return Some(SaltaMove { from, to: nth_square(ends, k), call: false });
+                            return Some(SaltaMove { from, to: nth_in(ends, k), call: false });
                         }
                         k -= n;
                     }
@@ -510,12 +502,12 @@ impl SaltaPosition {
         for (i, &(from, ends)) in sets.iter().enumerate() {
             let plain = ends.count_ones() as usize;
             if k < plain {
-                return Some(SaltaMove { from, to: nth_square(ends, k), call: false });
+                return Some(SaltaMove { from, to: nth_in(ends, k), call: false });
             }
             k -= plain;
             let called = calls[i].count_ones() as usize;
             if k < called {
-                return Some(SaltaMove { from, to: nth_square(calls[i], k), call: true });
+                return Some(SaltaMove { from, to: nth_in(calls[i], k), call: true });
             }
             k -= called;
         }
