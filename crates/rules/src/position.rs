@@ -192,6 +192,28 @@ pub trait Position: Clone + Eq + fmt::Debug + Send + Sync + 'static {
     /// in bulk without generating them.
     fn count_moves(&self) -> u64;
 
+    /// `perft(2)`: the moves of the positions after each move, summed.
+    /// Games override it to count without a move list and without the
+    /// hash updates a count has no use for (perft spends most of its time
+    /// here).
+    fn count_replies(&self) -> u64 {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.iter()
+            .map(|&mv| {
+                let mut child = self.clone();
+                child.play_for_perft(mv);
+                child.count_moves()
+            })
+            .sum()
+    }
+
+    /// [`Position::play_unchecked`] for counting only: games may leave the
+    /// hash stale (perft never reads it).
+    fn play_for_perft(&mut self, mv: Self::Move) {
+        self.play_unchecked(mv);
+    }
+
     /// A uniformly random move of those [`Position::generate`] lists, or
     /// `None` when it lists none. Games override it to pick without
     /// listing every move (random playouts spend most of their time here).

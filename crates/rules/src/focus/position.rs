@@ -241,11 +241,13 @@ impl FocusPosition {
         [side(0), side(32)]
     }
 
-    /// Put `stack` on `sq`, keeping bitboards and hash in step.
+    /// Put `stack` on `sq`, keeping bitboards and (when `HASH`) the hash
+    /// in step.
     #[inline(always)]
-    fn set(&mut self, sq: Square, stack: Stack) {
-        let old = self.stacks[sq as usize];
-        self.hash ^= stack_key(old, sq) ^ stack_key(stack, sq);
+    fn set<const HASH: bool>(&mut self, sq: Square, stack: Stack) {
+        if HASH {
+            self.hash ^= stack_key(self.stacks[sq as usize], sq) ^ stack_key(stack, sq);
+        }
         self.stacks[sq as usize] = stack;
         let bit = 1u64 << sq;
         self.occ &= !bit;
@@ -262,8 +264,10 @@ impl FocusPosition {
     }
 
     #[inline(always)]
-    fn set_reserve(&mut self, side: usize, n: u8) {
-        self.hash ^= reserve_key(side, self.reserve[side]) ^ reserve_key(side, n);
+    fn set_reserve<const HASH: bool>(&mut self, side: usize, n: u8) {
+        if HASH {
+            self.hash ^= reserve_key(side, self.reserve[side]) ^ reserve_key(side, n);
+        }
         self.reserve[side] = n;
     }
 
@@ -271,7 +275,7 @@ impl FocusPosition {
     /// `sq`, removing the overflow from the bottom: the mover's pieces go to
     /// his reserve, the opponent's are captured.
     #[inline(always)]
-    fn place(&mut self, sq: Square, mut bits: u32, mut len: u32) {
+    fn place<const HASH: bool>(&mut self, sq: Square, mut bits: u32, mut len: u32) {
         if len > MAX_HEIGHT {
             let removed = len - MAX_HEIGHT;
             let blacks = (bits & ((1 << removed) - 1)).count_ones();
@@ -281,12 +285,12 @@ impl FocusPosition {
                 Side::Black => (blacks, whites),
             };
             let us = self.side.index();
-            self.set_reserve(us, self.reserve[us] + mine as u8);
+            self.set_reserve::<HASH>(us, self.reserve[us] + mine as u8);
             self.captured[us ^ 1] += theirs as u8;
             bits >>= removed;
             len = MAX_HEIGHT;
         }
-        self.set(sq, Stack(((1u32 << len) | bits) as u8));
+        self.set::<HASH>(sq, Stack(((1u32 << len) | bits) as u8));
     }
 
     #[inline(always)]
@@ -474,6 +478,90 @@ impl FocusPosition {
         if n == 0 { 1 } else { n as u64 }
     }
 
+    /// Play a legal move, keeping the hash in step when `HASH` (perft's
+    /// counts do without it).
+    #[inline(always)]
+    fn play_with<const HASH: bool>(&mut self, mv: FocusMove) {
+        let us = self.side.index();
+        match mv.kind {
+            MoveKind::Group => {
+                let from = mv.from as usize;
+                let stack = self.stacks[from];
+                let h = stack.height();
+                let (d, k) = mv.line();
+                let colours = stack.0 as u32 & ((1 << h) - 1);
+                let group = colours >> (h - k);
+                let left = h - k;
+                self.set::<HASH>(
+                    mv.from,
+                    if left == 0 {
+                        Stack::EMPTY
+                    } else {
+                        Stack(((1u32 << left) | (colours & ((1 << left) - 1))) as u8)
+                    },
+                );
+                let (mut bits, mut len) = (0u32, 0u32);
+                match self.rules.group_moves {
+                    GroupMoves::Sweep => {
+                        // The last square passed ends at the very bottom.
+                        for i in (1..k as usize).rev() {
+                            let sq = RAY[from][d][i];
+                            let st = self.stacks[sq as usize];
+                            let sh = st.height();
+                            if sh > 0 {
+                                bits |= (st.0 as u32 & ((1 << sh) - 1)) << len;
+                                len += sh;
+                                self.set::<HASH>(sq, Stack::EMPTY);
+                            }
+                        }
+                    }
+                    GroupMoves::Merge => {
+                        let st = self.stacks[mv.to as usize];
+                        let sh = st.height();
+                        bits = st.0 as u32 & ((1u32 << sh) - 1);
+                        len = sh;
+                    }
+                }
+                bits |= group << len;
+                len += k;
+                self.place::<HASH>(mv.to, bits, len);
+            }
+            MoveKind::Jump => {
+                let stack = self.stacks[mv.from as usize];
+                let h = stack.height();
+                let colours = stack.0 as u32 & ((1 << h) - 1);
+                self.set::<HASH>(
+                    mv.from,
+                    if h == 1 {
+                        Stack::EMPTY
+                    } else {
+                        Stack(((1u32 << (h - 1)) | (colours & ((1 << (h - 1)) - 1))) as u8)
+                    },
+                );
+                let (fx, fy) = coords(mv.from);
+                let (tx, ty) = coords(mv.to);
+                let over = square_at((fx + tx) / 2, (fy + ty) / 2).expect("jumped square");
+                self.set::<HASH>(over, Stack::EMPTY);
+                // [the opponent piece, the jumper]
+                let bits = (us as u32 ^ 1) | ((us as u32) << 1);
+                self.set::<HASH>(mv.to, Stack(((1u32 << 2) | bits) as u8));
+            }
+            MoveKind::Drop => {
+                self.set_reserve::<HASH>(us, self.reserve[us] - 1);
+                let st = self.stacks[mv.to as usize];
+                let h = st.height();
+                let bits = (st.0 as u32 & ((1u32 << h) - 1)) | ((us as u32) << h);
+                self.place::<HASH>(mv.to, bits, h + 1);
+            }
+            MoveKind::Pass => {}
+        }
+        self.side = !self.side;
+        if HASH {
+            self.hash ^= SIDE_KEY;
+        }
+        self.ply += 1;
+    }
+
     fn validate(&self) -> Result<(), PositionError> {
         let expected = if self.ply.is_multiple_of(2) { Side::White } else { Side::Black };
         if self.side != expected {
@@ -522,7 +610,7 @@ impl FocusPosition {
             rules,
         };
         for sq in Squares(BOARD) {
-            pos.set(sq, stacks[sq as usize]);
+            pos.set::<true>(sq, stacks[sq as usize]);
         }
         pos.validate()?;
         for s in Side::BOTH {
@@ -684,82 +772,31 @@ impl Position for FocusPosition {
     }
 
     fn play_unchecked(&mut self, mv: FocusMove) {
-        let us = self.side.index();
-        match mv.kind {
-            MoveKind::Group => {
-                let from = mv.from as usize;
-                let stack = self.stacks[from];
-                let h = stack.height();
-                let (d, k) = mv.line();
-                let colours = stack.0 as u32 & ((1 << h) - 1);
-                let group = colours >> (h - k);
-                let left = h - k;
-                self.set(
-                    mv.from,
-                    if left == 0 {
-                        Stack::EMPTY
-                    } else {
-                        Stack(((1u32 << left) | (colours & ((1 << left) - 1))) as u8)
-                    },
-                );
-                let (mut bits, mut len) = (0u32, 0u32);
-                match self.rules.group_moves {
-                    GroupMoves::Sweep => {
-                        // The last square passed ends at the very bottom.
-                        for i in (1..k as usize).rev() {
-                            let sq = RAY[from][d][i];
-                            let st = self.stacks[sq as usize];
-                            let sh = st.height();
-                            if sh > 0 {
-                                bits |= (st.0 as u32 & ((1 << sh) - 1)) << len;
-                                len += sh;
-                                self.set(sq, Stack::EMPTY);
-                            }
-                        }
-                    }
-                    GroupMoves::Merge => {
-                        let st = self.stacks[mv.to as usize];
-                        let sh = st.height();
-                        bits = st.0 as u32 & ((1u32 << sh) - 1);
-                        len = sh;
-                    }
-                }
-                bits |= group << len;
-                len += k;
-                self.place(mv.to, bits, len);
-            }
-            MoveKind::Jump => {
-                let stack = self.stacks[mv.from as usize];
-                let h = stack.height();
-                let colours = stack.0 as u32 & ((1 << h) - 1);
-                self.set(
-                    mv.from,
-                    if h == 1 {
-                        Stack::EMPTY
-                    } else {
-                        Stack(((1u32 << (h - 1)) | (colours & ((1 << (h - 1)) - 1))) as u8)
-                    },
-                );
-                let (fx, fy) = coords(mv.from);
-                let (tx, ty) = coords(mv.to);
-                let over = square_at((fx + tx) / 2, (fy + ty) / 2).expect("jumped square");
-                self.set(over, Stack::EMPTY);
-                // [the opponent piece, the jumper]
-                let bits = (us as u32 ^ 1) | ((us as u32) << 1);
-                self.set(mv.to, Stack(((1u32 << 2) | bits) as u8));
-            }
-            MoveKind::Drop => {
-                self.set_reserve(us, self.reserve[us] - 1);
-                let st = self.stacks[mv.to as usize];
-                let h = st.height();
-                let bits = (st.0 as u32 & ((1u32 << h) - 1)) | ((us as u32) << h);
-                self.place(mv.to, bits, h + 1);
-            }
-            MoveKind::Pass => {}
+        self.play_with::<true>(mv);
+    }
+
+    fn play_for_perft(&mut self, mv: FocusMove) {
+        self.play_with::<false>(mv);
+    }
+
+    fn count_replies(&self) -> u64 {
+        if self.lost() {
+            return 0;
         }
-        self.side = !self.side;
-        self.hash ^= SIDE_KEY;
-        self.ply += 1;
+        let mut total = 0;
+        let mut any = false;
+        self.for_each_move(|mv| {
+            let mut child = self.clone();
+            child.play_with::<false>(mv);
+            total += child.count_legal();
+            any = true;
+        });
+        if !any {
+            let mut child = self.clone();
+            child.play_with::<false>(FocusMove::PASS);
+            total = child.count_legal();
+        }
+        total
     }
 
     fn status(&self) -> Status {

@@ -566,6 +566,40 @@ impl SaltaPosition {
         Some(if n == 0 { 1 } else { n as u64 })
     }
 
+    /// `perft(2)` (see [`Position::count_replies`]): the moves of the move
+    /// sets made without a list and without the hash, and a move's call
+    /// twin counted on the same child with the call set (the board is the
+    /// same).
+    ///
+    /// [`Position::count_replies`]: crate::position::Position::count_replies
+    pub(crate) fn count_replies_of_sets(&self) -> u64 {
+        if self.game_over_by_goal() {
+            return 0;
+        }
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
+        if sets.iter().next().is_none() {
+            let mut child = self.clone();
+            child.play_with::<false>(SaltaMove::PASS);
+            return child.count_legal();
+        }
+        let squares = self.call_squares();
+        let mut total = 0;
+        for &(from, ends) in sets.iter() {
+            let calls = self.callable(from, ends, &squares);
+            for to in Squares(ends) {
+                let mut child = self.clone();
+                child.play_with::<false>(SaltaMove { from, to, call: false });
+                total += child.count_legal();
+                if calls & (1 << to) != 0 {
+                    child.call = to;
+                    total += child.count_legal();
+                }
+            }
+        }
+        total
+    }
+
     /// Whether `(from, to)` is among the move sets (call flag ignored).
     pub(crate) fn move_sets_contain(&self, mv: SaltaMove) -> bool {
         let mut sets = MoveSets::new();

@@ -384,6 +384,45 @@ impl SaltaPosition {
         Ok(pos)
     }
 
+    /// Play a legal move, keeping the hash in step when `HASH` (perft's
+    /// counts do without it).
+    #[inline(always)]
+    pub(crate) fn play_with<const HASH: bool>(&mut self, mv: SaltaMove) {
+        let us = self.side.index();
+        if self.call != NONE {
+            if HASH {
+                self.hash ^= CALL_KEYS[self.call as usize];
+            }
+            self.call = NONE;
+        }
+        if !mv.is_pass() {
+            let code = self.board[mv.from as usize];
+            self.board[mv.from as usize] = EMPTY;
+            self.board[mv.to as usize] = code;
+            self.occ[us] ^= (1 << mv.from) | (1 << mv.to);
+            if HASH {
+                self.hash ^= piece_key(code, mv.from) ^ piece_key(code, mv.to);
+            }
+            let target = target_of(self.rules.goal, code);
+            if target == mv.from {
+                self.home[us] -= 1;
+            } else if target == mv.to {
+                self.home[us] += 1;
+            }
+            if mv.call {
+                self.call = mv.to;
+                if HASH {
+                    self.hash ^= CALL_KEYS[mv.to as usize];
+                }
+            }
+        }
+        self.side = !self.side;
+        if HASH {
+            self.hash ^= SIDE_KEY;
+        }
+        self.ply += 1;
+    }
+
     fn validate(&self) -> Result<(), PositionError> {
         let expected = if self.ply.is_multiple_of(2) { Side::White } else { Side::Black };
         if self.side != expected {
@@ -536,31 +575,15 @@ impl Position for SaltaPosition {
 
     #[inline]
     fn play_unchecked(&mut self, mv: SaltaMove) {
-        let us = self.side.index();
-        if self.call != NONE {
-            self.hash ^= CALL_KEYS[self.call as usize];
-            self.call = NONE;
-        }
-        if !mv.is_pass() {
-            let code = self.board[mv.from as usize];
-            self.board[mv.from as usize] = EMPTY;
-            self.board[mv.to as usize] = code;
-            self.occ[us] ^= (1 << mv.from) | (1 << mv.to);
-            self.hash ^= piece_key(code, mv.from) ^ piece_key(code, mv.to);
-            let target = target_of(self.rules.goal, code);
-            if target == mv.from {
-                self.home[us] -= 1;
-            } else if target == mv.to {
-                self.home[us] += 1;
-            }
-            if mv.call {
-                self.call = mv.to;
-                self.hash ^= CALL_KEYS[mv.to as usize];
-            }
-        }
-        self.side = !self.side;
-        self.hash ^= SIDE_KEY;
-        self.ply += 1;
+        self.play_with::<true>(mv);
+    }
+
+    fn play_for_perft(&mut self, mv: SaltaMove) {
+        self.play_with::<false>(mv);
+    }
+
+    fn count_replies(&self) -> u64 {
+        self.count_replies_of_sets()
     }
 
     fn status(&self) -> Status {
