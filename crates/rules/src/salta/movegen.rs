@@ -53,16 +53,18 @@ impl JumpGraph {
         // the rules forbid. (A loop over `dirs` shifted by a direction known
         // only at run time: a jump table, mispredicted a third of the time.)
         let back = |d: Dir| shift(shift(empty, d.opposite()) & opp, d.opposite());
-        let mut allowed = [0u64; 4];
-        for &d in dirs {
-            allowed[d as usize] = !0;
+        let mut starts = [back(Dir::NorthEast), back(Dir::NorthWest), back(Dir::SouthEast), back(Dir::SouthWest)];
+        // Most rule sets jump in all four directions: no masks to build
+        // (they were a twelfth of perft's move counts).
+        if dirs.len() < 4 {
+            let mut allowed = [0u64; 4];
+            for &d in dirs {
+                allowed[d as usize] = !0;
+            }
+            for (s, a) in starts.iter_mut().zip(allowed) {
+                *s &= a;
+            }
         }
-        let starts = [
-            back(Dir::NorthEast) & allowed[0],
-            back(Dir::NorthWest) & allowed[1],
-            back(Dir::SouthEast) & allowed[2],
-            back(Dir::SouthWest) & allowed[3],
-        ];
         JumpGraph { starts }
     }
 
@@ -394,7 +396,9 @@ impl SaltaPosition {
     }
 
     pub(crate) fn game_over_by_goal(&self) -> bool {
-        self.goal_outcome().is_some()
+        // Neither side home, the usual case: no outcome to build (every
+        // count and move list asks).
+        (self.home[0] == 15 || self.home[1] == 15) && self.goal_outcome().is_some()
     }
 
     pub(crate) fn generate_moves(&self, out: &mut MoveList<SaltaMove>) {
