@@ -221,6 +221,15 @@ where
     /// that is not behind plays on rather than repeat a position; the
     /// evaluation of the melee swings by more than the usual contempt).
     contempt: i32,
+    /// Whether the position at each ply of the search path is forcing (a
+    /// pending call): the move out of it only answers the call, and a
+    /// cycle it closes is the caller's doing ([`Worker::repetition_score`]).
+    forcing: [bool; MAX_PLY],
+    /// What a cycle the opponent closes costs the root side: the player's
+    /// usual contempt when the opponent is not behind either (it plays on
+    /// rather than repeat, as the engine does), the full [`Worker::contempt`]
+    /// when it is (it would take the draw).
+    closed_by_opponent: i32,
     killers: [[u16; 2]; MAX_PLY],
     history: Box<[[i32; 4096]; 2]>,
     pv: Vec<Vec<u16>>,
@@ -460,6 +469,7 @@ where
         let mut path = history.to_vec();
         path.push(root.hash());
         let purposeful = shared.solved && purposeful(root, shared.player);
+        let contempt = if purposeful && shared.contempt > 0 { PURPOSEFUL_CONTEMPT } else { shared.contempt };
         Worker {
             shared,
             main,
@@ -476,7 +486,13 @@ where
             root_side: shared.player,
             purposeful,
             planned,
-            contempt: if purposeful && shared.contempt > 0 { PURPOSEFUL_CONTEMPT } else { shared.contempt },
+            contempt,
+            forcing: [false; MAX_PLY],
+            closed_by_opponent: if shared.solved && self::purposeful(root, !shared.player) {
+                shared.contempt
+            } else {
+                contempt
+            },
             killers: [[0; 2]; MAX_PLY],
             history: Box::new([[0; 4096]; 2]),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -657,7 +673,7 @@ where
     /// would mislead the rest of the search through the hash table.
     fn cycle_score(&self, pos: &P, side: Side, ply: usize) -> i32 {
         if self.repetition {
-            return self.draw_score(side, ply);
+            return self.repetition_score(side, ply);
         }
         let outcome = pos.limit_outcome();
         match (outcome.winner, pos.goal_distance(side), pos.goal_distance(!side)) {
@@ -665,6 +681,27 @@ where
             (Some(_), Some(mine), Some(theirs)) => theirs - mine,
             (winner, _, _) => self.outcome_score(winner, side, ply),
         }
+    }
+
+    /// The score of a position met again where repetition draws, for
+    /// `side` to move there. The side that closed the cycle pays for the
+    /// draw: the player who moved into the position by choice, or, when
+    /// that move only answered a call, the caller. The root side pays its
+    /// full contempt (the most when it is not behind); a cycle the
+    /// opponent closes costs the root side only the usual contempt unless
+    /// the opponent is behind and would want the draw. Charging the root side the most for
+    /// every cycle, whoever closed it, made it fear that the opponent
+    /// would step back whenever it could: a search deep enough to see
+    /// such a step everywhere left its plan to avoid positions the
+    /// opponent could undo (level 8 at 150,000 nodes a move scored 22.5%
+    /// against itself at 30,000; docs/engine.md).
+    fn repetition_score(&self, side: Side, ply: usize) -> i32 {
+        if self.draw_winner.is_some() {
+            return self.draw_score(side, ply);
+        }
+        let closer = if ply > 0 && self.forcing[ply - 1] { side } else { !side };
+        let cost = if closer == self.root_side { self.contempt } else { self.closed_by_opponent };
+        if side == self.root_side { -cost } else { cost }
     }
 
     fn is_repetition(&self, hash: u64) -> bool {
@@ -729,6 +766,7 @@ where
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
+        self.forcing[ply] = pos.is_forcing();
         let is_pv = beta - alpha > 1;
         let key = pos.hash();
         let mut tt_move = 0;

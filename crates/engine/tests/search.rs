@@ -163,3 +163,28 @@ fn a_jump_cycle_is_left_where_repetition_is_no_draw() {
     let r = s.search(&pos, &history, &Limits::nodes(20_000), &AtomicBool::new(false), &mut |_| {});
     assert_ne!(r.best, Some(back), "{:?}", r.score);
 }
+
+#[test]
+fn a_cycle_the_opponent_could_close_does_not_scare_the_plan_away() {
+    // From a game of level 8 at 150,000 nodes against level 8 at 30,000
+    // (seed 4, game 6): 269 plies in, Black (one step behind) planned
+    // a1-b2, the step back of its b2-a1 two plies before. After it White
+    // could step e7-d8 back and bring the position of ply 266 round
+    // again. Charged to Black as its own draw (thirty steps), that threat
+    // drove the search off the plan at every depth from 2, onto moves
+    // that lost ground. The side that closes a cycle pays for it: White
+    // here, who is ahead and has no reason to.
+    let mut pos = SaltaPosition::start(SaltaRules::seed());
+    let mut history = Vec::new();
+    for text in include_str!("data/salta-step-back.moves").split_whitespace() {
+        history.push(pos.hash());
+        pos.play(pos.parse_move(text).unwrap()).unwrap();
+    }
+    assert_eq!(pos.format_move(monte_engine::EngineGame::planned_move(&pos).unwrap()), "a1-b2");
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
+    for depth in [3, 5] {
+        let r = s.search(&pos, &history, &Limits::depth(depth), &AtomicBool::new(false), &mut |_| {});
+        assert_eq!(pos.format_move(r.best.unwrap()), "a1-b2", "depth {depth}: {:?}", r.score);
+        assert!(matches!(r.score, Score::Units(u) if u > -1000), "depth {depth}: {:?}", r.score);
+    }
+}
