@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 use monte_rules::any::AnyGame;
 use monte_rules::game::{Game, RepetitionRule};
-use monte_rules::{MoveList, Position, Rng, each_game};
+use monte_rules::{GameKind, MoveList, Position, Rng, each_game, with_game};
 
 use crate::eval::EngineGame;
 use crate::levels::Level;
 use crate::limits::{Clock, Limits};
 use crate::score::Score;
-use crate::search::{SearchInfo, Searcher};
+use crate::search::{PvLine, SearchInfo, Searcher, line_text};
 
 /// A move chosen by the engine, and what the search found on the way.
 /// `M` is the game's move type, or `String` (notation) for [`AnyGame`].
@@ -262,6 +262,32 @@ pub fn search_any(
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> Result<Choice<String>, AiError> {
     each_game!(game, g => Ok(search(searcher, g, limits, stop, on_info)?.in_notation(g.position())))
+}
+
+/// The best `lines` moves of the game's position and their lines
+/// ([`Searcher::analyse`]), best first; its history gives repetition.
+pub fn analyse_any(
+    searcher: &Searcher,
+    game: &AnyGame,
+    limits: &Limits,
+    lines: usize,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> Result<Vec<PvLine>, AiError> {
+    if game.status().is_over() {
+        return Err(AiError::GameOver);
+    }
+    each_game!(game, g => {
+        let root = g.position();
+        let found = searcher.analyse(root, &g.earlier_hashes(), limits, lines, stop, on_info);
+        Ok(found.into_iter().map(|(score, line)| PvLine { score, pv: line_text(root, &line) }).collect())
+    })
+}
+
+/// The scale of a game's evaluation ([`EngineGame::eval_scale`]), for
+/// [`Score::expected`].
+pub fn eval_scale(kind: GameKind) -> f64 {
+    with_game!(kind, P => P::eval_scale())
 }
 
 #[cfg(test)]

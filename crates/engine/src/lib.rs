@@ -13,7 +13,7 @@ pub mod tt;
 pub use eval::EngineGame;
 pub use limits::{Clock, Limits};
 pub use score::Score;
-pub use search::{DEFAULT_CONTEMPT, MAX_CONTEMPT, SearchInfo, SearchOptions, SearchResult, Searcher};
+pub use search::{DEFAULT_CONTEMPT, MAX_CONTEMPT, PvLine, SearchInfo, SearchOptions, SearchResult, Searcher};
 pub mod ai;
 pub mod levels;
 pub mod mcts;

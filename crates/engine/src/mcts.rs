@@ -553,6 +553,7 @@ where
             time,
             nps: (iterations as f64 / time.as_secs_f64().max(1e-6)) as u64,
             pv: text,
+            lines: Vec::new(),
         }
     }
 }

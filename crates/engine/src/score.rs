@@ -31,6 +31,20 @@ impl Score {
     }
 }
 
+impl Score {
+    /// The side to move's expected score, 0 (a loss) to 1 (a win): a won
+    /// or lost game as it is, units through the logistic curve of the
+    /// game's fitted scale (`EngineGame::eval_scale`), as the tuner fits
+    /// the evaluation to game results.
+    pub fn expected(self, scale: f64) -> f64 {
+        match self {
+            Score::Units(u) => 1.0 / (1.0 + (-f64::from(u) / scale).exp()),
+            Score::WinIn(_) => 1.0,
+            Score::LossIn(_) => 0.0,
+        }
+    }
+}
+
 impl std::fmt::Display for Score {
     /// `cp 35`, `win 7`, `loss 4` (protocol style).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

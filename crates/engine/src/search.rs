@@ -55,6 +55,21 @@ where
     (!history.contains(&child.hash())).then_some(mv)
 }
 
+/// A line of moves from `root` in notation, as far as it stays legal (a
+/// line from the table may not).
+pub fn line_text<P: monte_rules::Position>(root: &P, line: &[P::Move]) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut text = Vec::new();
+    for &m in line {
+        if !pos.is_legal(m) {
+            break;
+        }
+        text.push(pos.format_move(m));
+        pos.play_unchecked(m);
+    }
+    text
+}
+
 /// Moves taken one by one, best first, before the rest of a node's moves
 /// are sorted (see `alphabeta`).
 const LAZY_PICKS: usize = 3;
@@ -84,6 +99,17 @@ pub struct SearchInfo {
     pub nps: u64,
     /// The principal variation in notation.
     pub pv: Vec<String>,
+    /// Every line of a search for several ([`Searcher::analyse`]), best
+    /// first; empty for a search of the best move alone.
+    pub lines: Vec<PvLine>,
+}
+
+/// One line of a search for several: its score and its moves in notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// From the point of view of the side to move at the root.
+    pub score: Score,
+    pub pv: Vec<String>,
 }
 
 /// The outcome of a search.
@@ -97,6 +123,29 @@ pub struct SearchResult<M> {
     pub time: Duration,
     pub pv: Vec<M>,
 }
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// The move to play: a plan is worth its margin, a solved race is
+    /// played at once.
+    Play,
+    /// The best moves' values, this many of them ([`Searcher::analyse`]).
+    Analyse(usize),
+}
+
+/// What iterative deepening found ([`Worker::iterate`]).
+struct Iterated<M> {
+    best: Option<M>,
+    score: i32,
+    depth: u32,
+    pv: Vec<M>,
+    /// The lines of a search for several.
+    lines: Lines<M>,
+}
+
+/// Lines of a search for several, best first: each with its internal score.
+type Lines<M> = Vec<(i32, Vec<M>)>;
 
 /// Engine options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,6 +265,9 @@ where
     /// The planned move at the root ([`EngineGame::planned_move`]): searched
     /// first, with [`PLAN_MARGIN`] added to its score.
     planned: Option<P::Move>,
+    /// Root moves left out (a search for the next best line leaves out
+    /// the first moves of the lines found before it).
+    excluded: Vec<u16>,
     /// What a draw costs the root side: the player's contempt, and the
     /// most the search uses when it is not behind in the race (a side
     /// that is not behind plays on rather than repeat a position; the
@@ -298,11 +350,59 @@ impl Searcher {
     where
         P::Rules: RepetitionRule,
     {
+        self.run(Purpose::Play, player, root, history, limits, stop, on_info).0
+    }
+
+    /// The best `lines` moves of `root` and their lines, for analysis
+    /// (multi-PV): at each depth the root is searched for its best move,
+    /// then again without it for the next best, and so on. Scores are the
+    /// search's own, without a plan's margin ([`PLAN_MARGIN`]), and a
+    /// solved race is searched like any position, so that every line is
+    /// scored alike. `on_info` hears every depth completed, all its lines
+    /// in [`SearchInfo::lines`]. Returns the lines of the last depth
+    /// completed, best first (fewer when the root has fewer moves; none
+    /// when the game is over).
+    pub fn analyse<P: EngineGame>(
+        &self,
+        root: &P,
+        history: &[u64],
+        limits: &Limits,
+        lines: usize,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Vec<(Score, Vec<P::Move>)>
+    where
+        P::Rules: RepetitionRule,
+    {
+        let purpose = Purpose::Analyse(lines.max(1));
+        let (result, lines) = self.run(purpose, root.side_to_move(), root, history, limits, stop, on_info);
+        match (lines.is_empty(), result.best) {
+            (true, Some(_)) => vec![(result.score, result.pv)],
+            _ => lines.into_iter().map(|(s, line)| (Score::from_internal(s), line)).collect(),
+        }
+    }
+
+    /// A search for `purpose`: the result, and the lines of the last depth
+    /// completed of a search for several.
+    #[allow(clippy::too_many_arguments)]
+    fn run<P: EngineGame>(
+        &self,
+        purpose: Purpose,
+        player: Side,
+        root: &P,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> (SearchResult<P::Move>, Lines<P::Move>)
+    where
+        P::Rules: RepetitionRule,
+    {
         let start = Instant::now();
         let mut legal = MoveList::new();
         root.generate(&mut legal);
         if legal.is_empty() || root.status().is_over() {
-            return SearchResult {
+            let result = SearchResult {
                 best: None,
                 score: Score::Units(0),
                 depth: 0,
@@ -310,10 +410,12 @@ impl Searcher {
                 time: start.elapsed(),
                 pv: Vec::new(),
             };
+            return (result, Vec::new());
         }
         // A position the game solves outright (a Salta race nobody can
         // touch): its fastest finish, no search needed.
         if !self.options.classic
+            && purpose == Purpose::Play
             && let Some((mv, value)) = root.solved_move()
         {
             // A finish that ends the game at once is reported as the win
@@ -325,7 +427,7 @@ impl Searcher {
                 Status::Over(o) if o.winner.is_some() => -WIN + 1,
                 _ => value,
             };
-            return SearchResult {
+            let result = SearchResult {
                 best: Some(mv),
                 score: Score::from_internal(value),
                 depth: 0,
@@ -333,11 +435,16 @@ impl Searcher {
                 time: start.elapsed(),
                 pv: vec![mv],
             };
+            return (result, Vec::new());
         }
         // A plan of the game's own (a Salta army's way home) is
         // searched first and worth `PLAN_MARGIN` more than its score: the
         // search plays another move only when it finds it clearly better.
-        let planned = if self.options.classic { None } else { fresh_plan(root, history) };
+        let planned = if self.options.classic || purpose != Purpose::Play { None } else { fresh_plan(root, history) };
+        let lines = match purpose {
+            Purpose::Play => 0,
+            Purpose::Analyse(n) => n,
+        };
         self.tt.new_search();
         let budget = limits.time_budget();
         let mut shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
@@ -363,24 +470,26 @@ impl Searcher {
                 let helpers_stop = &helpers_stop;
                 scope.spawn(move || {
                     let mut w = Worker::<P>::new(shared, false, root, history, planned);
-                    w.iterate(root, max_depth, None, t as u32, helpers_stop, &mut |_| {});
+                    // Helpers fill the table for the first line.
+                    w.iterate(root, max_depth, None, t as u32, helpers_stop, &mut |_| {}, 0);
                 });
             }
             let mut w = Worker::<P>::new(&shared, true, root, history, planned);
-            let r = w.iterate(root, max_depth, soft, 0, &helpers_stop, on_info);
+            let r = w.iterate(root, max_depth, soft, 0, &helpers_stop, on_info, lines);
             helpers_stop.store(true, Ordering::Relaxed);
             r
         });
-        let (best, score, depth, pv) = result;
+        let Iterated { best, score, depth, pv, lines } = result;
         let best = best.or(planned).or_else(|| legal.first().copied());
-        SearchResult {
+        let result = SearchResult {
             best,
             score: Score::from_internal(score),
             depth,
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: start.elapsed(),
             pv,
-        }
+        };
+        (result, lines)
     }
 
     /// The state a search's threads share, with this searcher's table,
@@ -486,6 +595,7 @@ where
             root_side: shared.player,
             purposeful,
             planned,
+            excluded: Vec::new(),
             contempt,
             forcing: [false; MAX_PLY],
             closed_by_opponent: if shared.solved && self::purposeful(root, !shared.player) {
@@ -500,7 +610,11 @@ where
         }
     }
 
-    /// Iterative deepening. Returns (best move, score, depth, pv).
+    /// Iterative deepening. With `lines` above 0, of that many lines (the
+    /// best move's, then the next best's without it, and so on), each
+    /// reported. Returns the best move, score, depth and pv, and the lines
+    /// of the last depth completed.
+    #[allow(clippy::too_many_arguments)]
     fn iterate(
         &mut self,
         root: &P,
@@ -509,11 +623,13 @@ where
         offset: u32,
         helpers_stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> (Option<P::Move>, i32, u32, Vec<P::Move>) {
+        lines: usize,
+    ) -> Iterated<P::Move> {
         let mut best: Option<P::Move> = None;
         let mut best_score = 0;
         let mut best_depth = 0;
         let mut best_pv: Vec<P::Move> = Vec::new();
+        let mut best_lines: Lines<P::Move> = Vec::new();
         let mut depth = 1 + offset % 2;
         while depth <= max_depth {
             if !self.main && helpers_stop.load(Ordering::Relaxed) {
@@ -532,23 +648,25 @@ where
                 }
                 break;
             }
+            let previous = std::mem::take(&mut best_lines);
             best_score = score;
             best_depth = depth;
             best_pv = self.pv[0].iter().map(|&c| P::decode(c)).collect();
             best = best_pv.first().copied().or(best);
+            if lines > 0 {
+                match self.next_lines(root, depth, lines, (score, best_pv.clone()), &previous) {
+                    Some(found) => best_lines = found,
+                    // Cut short: the lines of the depth before stand.
+                    None => {
+                        best_lines = previous;
+                        break;
+                    }
+                }
+            }
             if self.main {
                 self.flush();
                 let nodes = self.shared.nodes.load(Ordering::Relaxed);
                 let time = self.shared.start.elapsed();
-                let mut pos = root.clone();
-                let mut pv_text = Vec::new();
-                for &m in &best_pv {
-                    if !pos.is_legal(m) {
-                        break;
-                    }
-                    pv_text.push(pos.format_move(m));
-                    pos.play_unchecked(m);
-                }
                 on_info(&SearchInfo {
                     depth,
                     seldepth: self.seldepth,
@@ -556,7 +674,11 @@ where
                     nodes,
                     time,
                     nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
-                    pv: pv_text,
+                    pv: line_text(root, &best_pv),
+                    lines: best_lines
+                        .iter()
+                        .map(|(s, line)| PvLine { score: Score::from_internal(*s), pv: line_text(root, line) })
+                        .collect(),
                 });
                 if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
                     break; // a forced result is found; deeper search cannot change it
@@ -570,7 +692,35 @@ where
             depth += 1;
         }
         self.flush();
-        (best, best_score, best_depth, best_pv)
+        Iterated { best, score: best_score, depth: best_depth, pv: best_pv, lines: best_lines }
+    }
+
+    /// The lines after the first at `depth`: the root searched again and
+    /// again, each time without the first moves of the lines found, until
+    /// `lines` are found or no move is left. `None` when the search is
+    /// stopped meanwhile. `previous`: the lines of the depth before, whose
+    /// scores centre the aspiration windows.
+    fn next_lines(
+        &mut self,
+        root: &P,
+        depth: u32,
+        lines: usize,
+        first: (i32, Vec<P::Move>),
+        previous: &[(i32, Vec<P::Move>)],
+    ) -> Option<Lines<P::Move>> {
+        let mut found = vec![first];
+        while found.len() < lines {
+            let Some(&mv) = found.last().and_then(|(_, line)| line.first()) else { break };
+            self.excluded.push(P::encode(mv));
+            let prev = previous.get(found.len()).map(|(s, _)| *s);
+            let score = self.aspiration(root, depth as i32, prev.unwrap_or(0), prev.is_some() && depth > 4);
+            if self.stopped || self.pv[0].is_empty() {
+                break;
+            }
+            found.push((score, self.pv[0].iter().map(|&c| P::decode(c)).collect()));
+        }
+        self.excluded.clear();
+        (!self.stopped).then_some(found)
     }
 
     fn aspiration(&mut self, root: &P, depth: i32, prev: i32, use_window: bool) -> i32 {
@@ -848,6 +998,9 @@ where
                     if k < LAZY_PICKS { next_best(&mut ordered, k) } else { ordered[k].1 }
                 }
             };
+            if ply == 0 && self.excluded.contains(&P::encode(mv)) {
+                continue;
+            }
             // Every Salta call has a twin without it, so a node never runs
             // out of moves this way.
             if self.purposeful && side == self.root_side && pos.is_pointless(mv) {
@@ -920,9 +1073,14 @@ where
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, Entry { mv: best_code, score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+        // A root searched without some of its moves is not the position's
+        // value: its entry would point the next iteration's first line at
+        // a lesser move.
+        if ply > 0 || self.excluded.is_empty() {
+            self.shared
+                .tt
+                .store(key, Entry { mv: best_code, score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+        }
         best
     }
 

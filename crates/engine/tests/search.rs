@@ -188,3 +188,63 @@ fn a_cycle_the_opponent_could_close_does_not_scare_the_plan_away() {
         assert!(matches!(r.score, Score::Units(u) if u > -1000), "depth {depth}: {:?}", r.score);
     }
 }
+
+#[test]
+fn analysis_finds_the_best_moves_in_order() {
+    // Salta and Focus from the start: three lines with three different
+    // legal first moves, best first, every depth reported with all three.
+    let salta = SaltaPosition::start(SaltaRules::seed());
+    let focus = FocusPosition::start(FocusRules::seed());
+    fn check<P: monte_engine::EngineGame>(pos: &P, depth: u32)
+    where
+        P::Rules: monte_rules::game::RepetitionRule,
+    {
+        let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, contempt: 0, ..Default::default() });
+        let mut depths = Vec::new();
+        let lines = s.analyse(pos, &[], &Limits::depth(depth), 3, &AtomicBool::new(false), &mut |info| {
+            assert_eq!(info.lines.len(), 3, "depth {}", info.depth);
+            assert_eq!(info.lines[0].pv, info.pv);
+            depths.push(info.depth);
+        });
+        assert_eq!(depths, (1..=depth).collect::<Vec<_>>());
+        assert_eq!(lines.len(), 3);
+        let firsts: Vec<_> = lines.iter().map(|(_, line)| line[0]).collect();
+        assert!(firsts.iter().all(|&m| pos.is_legal(m)));
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let units = |score: &Score| match score {
+            Score::Units(u) => *u,
+            other => panic!("{other}"),
+        };
+        assert!(units(&lines[0].0) >= units(&lines[1].0) && units(&lines[1].0) >= units(&lines[2].0), "{lines:?}");
+    }
+    check(&salta, 5);
+    check(&focus, 4);
+}
+
+#[test]
+fn analysis_of_one_line_is_the_search_without_its_plan() {
+    // Focus has no plans and no solved races: one line is the search's.
+    let focus = FocusPosition::start(FocusRules::seed());
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
+    let lines = s.analyse(&focus, &[], &Limits::depth(5), 1, &AtomicBool::new(false), &mut |_| {});
+    let r = search(&focus, Limits::depth(5));
+    assert_eq!(lines, vec![(r.score, r.pv)]);
+}
+
+#[test]
+fn analysis_shows_as_many_lines_as_there_are_moves() {
+    // A pending call: White's only moves are g5:e7 and g5:e7+.
+    let fen = "s5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,.,o3,o2,o1/.,.,.,.,./.,.,o4,.,./.,.,.,O3,./.,.,.,.,./O1,O2,.,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w f6 4";
+    let pos = SaltaPosition::from_fen(SaltaRules::seed(), fen).unwrap();
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
+    let lines = s.analyse(&pos, &[], &Limits::depth(4), 3, &AtomicBool::new(false), &mut |_| {});
+    let mut firsts: Vec<String> = lines.iter().map(|(_, line)| pos.format_move(line[0])).collect();
+    firsts.sort();
+    assert_eq!(firsts, ["g5:e7", "g5:e7+"]);
+    // A won position: the win first.
+    let fen = "S5,S4,S3,S2,S1/M5,M4,M3,M2,M1/O5,O4,.,O2,O1/.,.,o1,.,./.,O3,.,.,./.,.,.,.,./.,.,.,.,./o3,o4,o5,o2,./m1,m2,m3,m4,m5/s1,s2,s3,s4,s5 w - 0";
+    let pos = SaltaPosition::from_fen(SaltaRules::seed(), fen).unwrap();
+    let lines = s.analyse(&pos, &[], &Limits::depth(3), 3, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!((pos.format_move(lines[0].1[0]), lines[0].0), ("d6:f8".to_string(), Score::WinIn(1)));
+    assert_eq!(lines.len(), 3);
+}
