@@ -8,9 +8,13 @@
 //! once, and get in line for a thread of the pool only then: a reply to a
 //! person never queues behind more than that many of their searches.
 //! Threads are handed out in the order asked for.
+//!
+//! The analysis board's engine ([`crate::analysis`]) searches on the same
+//! threads ([`Pool`]), one each, `analysis_searches` at once, and yields
+//! its thread as soon as a person's AI move waits for one.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,7 +22,7 @@ use monte_engine::ai::choose_any;
 use monte_engine::{Clock, SearchOptions, Searcher};
 use monte_rules::Rng;
 use monte_store::{GameStatus, Player};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::App;
 use crate::error::{ApiError, ApiResult};
@@ -39,6 +43,11 @@ pub struct AiConfig {
     /// Games between two AIs still playing that one client address may
     /// have started (0: no cap).
     pub watched_per_address: usize,
+    /// Analyses (the analysis board's engine) searching at once, all
+    /// clients together (on one thread each).
+    pub analysis_searches: usize,
+    /// Longest search of one analysis request.
+    pub max_analysis: Duration,
 }
 
 impl Default for AiConfig {
@@ -50,26 +59,124 @@ impl Default for AiConfig {
             lease_ms: 15_000,
             watched_searches: 1,
             watched_per_address: 2,
+            analysis_searches: 1,
+            max_analysis: crate::analysis::MAX_ANALYSIS,
         }
+    }
+}
+
+/// The search threads of this instance, shared by the AI seats and the
+/// analysis board, and the turns that keep searches nobody waits for from
+/// holding them all.
+#[derive(Debug)]
+pub struct Pool {
+    threads: Arc<Semaphore>,
+    /// Turns of games between two AIs.
+    watched: Arc<Semaphore>,
+    /// Turns of analyses.
+    analyses: Arc<Semaphore>,
+    /// AI moves a person waits for that wait for threads: analyses give
+    /// theirs up while there are any.
+    people_waiting: Arc<AtomicUsize>,
+    /// Analyses waiting for a turn: the one searching gives its thread up
+    /// after a slice ([`ANALYSIS_SLICE`]) while there are any.
+    analyses_waiting: Arc<AtomicUsize>,
+}
+
+/// How long an analysis keeps its thread while other analyses wait for
+/// their turn: clients take turns, and a review's positions come while
+/// another client's analysis goes deeper.
+pub const ANALYSIS_SLICE: Duration = Duration::from_millis(250);
+
+impl Pool {
+    pub fn new(config: &AiConfig) -> Pool {
+        let turns = |n: usize| Arc::new(Semaphore::new(n.clamp(1, config.max_threads.max(1))));
+        Pool {
+            threads: Arc::new(Semaphore::new(config.max_threads)),
+            watched: turns(config.watched_searches),
+            analyses: turns(config.analysis_searches),
+            people_waiting: Arc::default(),
+            analyses_waiting: Arc::default(),
+        }
+    }
+
+    /// A thread for an analysis, once one of the analyses' turns and then a
+    /// thread come free (`None` if `cancelled` meanwhile). Its `stop` is
+    /// set when a person's AI move waits for a thread, or another analysis
+    /// for its turn after [`ANALYSIS_SLICE`] (the analysis then yields,
+    /// [`Slice::yielded`], and gets in line again), when `cancelled` is
+    /// set, and when the slice is dropped.
+    pub async fn analysis_slice(&self, cancelled: &Arc<AtomicBool>) -> Option<Slice> {
+        let waiting = Waiting::new(&self.analyses_waiting);
+        let turn = self.analyses.clone().acquire_owned().await.ok()?;
+        drop(waiting);
+        let thread = self.threads.clone().acquire_owned().await.ok()?;
+        if cancelled.load(Ordering::Relaxed) {
+            return None;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let yielded = Arc::new(AtomicBool::new(false));
+        let (people, others, cancelled) =
+            (self.people_waiting.clone(), self.analyses_waiting.clone(), cancelled.clone());
+        let (stop_, yielded_) = (stop.clone(), yielded.clone());
+        let watcher = tokio::spawn(async move {
+            let started = tokio::time::Instant::now();
+            let mut tick = tokio::time::interval(Duration::from_millis(20));
+            loop {
+                tick.tick().await;
+                let turn_over = started.elapsed() >= ANALYSIS_SLICE && others.load(Ordering::Relaxed) > 0;
+                if people.load(Ordering::Relaxed) > 0 || turn_over {
+                    yielded_.store(true, Ordering::Relaxed);
+                }
+                if cancelled.load(Ordering::Relaxed) || yielded_.load(Ordering::Relaxed) {
+                    stop_.store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+        });
+        Some(Slice { _permits: (turn, thread), stop, yielded, watcher })
+    }
+}
+
+/// An analysis's hold on a search thread ([`Pool::analysis_slice`]).
+#[derive(Debug)]
+pub struct Slice {
+    _permits: (OwnedSemaphorePermit, OwnedSemaphorePermit),
+    /// The search's stop flag.
+    pub stop: Arc<AtomicBool>,
+    yielded: Arc<AtomicBool>,
+    watcher: tokio::task::JoinHandle<()>,
+}
+
+impl Slice {
+    /// Whether the search was stopped to give the thread to a person's AI move.
+    pub fn yielded(&self) -> bool {
+        self.yielded.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Slice {
+    fn drop(&mut self) {
+        // A search still running (its task was cancelled) stops with it.
+        self.stop.store(true, Ordering::Relaxed);
+        self.watcher.abort();
     }
 }
 
 /// Takes game ids from `queue` and plays the AI's move where one is due.
 pub async fn run(app: Arc<App>, mut queue: mpsc::UnboundedReceiver<String>, config: AiConfig) {
-    let permits = Arc::new(Semaphore::new(config.max_threads));
-    let watched = Arc::new(Semaphore::new(config.watched_searches.clamp(1, config.max_threads.max(1))));
     let busy: Arc<Mutex<HashSet<String>>> = Arc::default();
     while let Some(id) = queue.recv().await {
         if !busy.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone()) {
             continue; // already being searched here
         }
-        let (app, permits, watched, busy) = (app.clone(), permits.clone(), watched.clone(), busy.clone());
+        let (app, busy) = (app.clone(), busy.clone());
         tokio::spawn(async move {
             let release = || {
                 busy.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
             };
             let games = &app.games;
-            match think(games, &id, &permits, &watched, config).await {
+            match think(games, &id, &app.pool, config).await {
                 Some((version, notation)) => {
                     release();
                     app.stats.ai_searches.fetch_add(1, Ordering::Relaxed);
@@ -87,13 +194,7 @@ pub async fn run(app: Arc<App>, mut queue: mpsc::UnboundedReceiver<String>, conf
 
 /// Searches the AI's move of game `id` if one is due and this instance
 /// wins the claim: (the version searched, the move).
-async fn think(
-    games: &Games,
-    id: &str,
-    permits: &Arc<Semaphore>,
-    watched: &Arc<Semaphore>,
-    config: AiConfig,
-) -> Option<(i64, String)> {
+async fn think(games: &Games, id: &str, pool: &Pool, config: AiConfig) -> Option<(i64, String)> {
     let loaded = games.current(id).await.ok()?;
     if !loaded.row.state.ai_to_move {
         return None;
@@ -106,7 +207,7 @@ async fn think(
     // one thread.
     let between_ais = loaded.seat(!side).player.is_ai();
     let _watched = match between_ais {
-        true => Some(watched.clone().acquire_owned().await.ok()?),
+        true => Some(pool.watched.clone().acquire_owned().await.ok()?),
         false => None,
     };
     let mut level = level;
@@ -114,7 +215,10 @@ async fn think(
     let metrics = &games.metrics;
     metrics.ai_queued();
     let queued = std::time::Instant::now();
-    let permit = permits.clone().acquire_many_owned(level.threads as u32).await;
+    // A person waits: the analyses give their threads up meanwhile.
+    let person = (!between_ais).then(|| Waiting::new(&pool.people_waiting));
+    let permit = pool.threads.clone().acquire_many_owned(level.threads as u32).await;
+    drop(person);
     metrics.ai_started(queued.elapsed().as_secs_f64());
     let _permit = permit.ok()?;
     // The game may have moved on while waiting for a permit.
@@ -149,6 +253,22 @@ async fn think(
     .await;
     timer.abort();
     Some((version, searched.ok()?.ok()?.mv))
+}
+
+/// One AI move a person waits for, counted while it waits for threads.
+struct Waiting(Arc<AtomicUsize>);
+
+impl Waiting {
+    fn new(count: &Arc<AtomicUsize>) -> Waiting {
+        count.fetch_add(1, Ordering::Relaxed);
+        Waiting(count.clone())
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// The games between two AIs each client address started: a client may

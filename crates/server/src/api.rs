@@ -56,7 +56,15 @@ use monte_rules::Side;
             guarantees, clocks and deployment (SQLite, PostgreSQL, several instances)."
     ),
     components(
-        schemas(WsServerMessage, WsCommand, GameList, crate::lobby::LobbyCommand, crate::lobby::Started),
+        schemas(
+            WsServerMessage,
+            WsCommand,
+            GameList,
+            crate::lobby::LobbyCommand,
+            crate::lobby::Started,
+            crate::analysis::AnalysisCommand,
+            crate::analysis::AnalysisMessage
+        ),
         responses(Malformed, NoToken, NoSeat, NoSuchGame, NotNow, IllegalMove, Unavailable, NotSignedIn, NoSuchPlayer)
     )
 )]
@@ -97,6 +105,8 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(crate::lobby::list_seeks))
         .routes(routes!(crate::lobby::lobby_socket))
         .routes(routes!(crate::lobby::accept_seek))
+        .routes(routes!(crate::analysis::line))
+        .routes(routes!(crate::analysis::socket))
 }
 
 /// The OpenAPI document of the API (served at `/api/openapi.json`; a copy
@@ -1173,17 +1183,17 @@ async fn json_errors(res: Response) -> Response {
 
 /// A token bucket.
 #[derive(Debug, Clone, Copy)]
-struct Bucket {
+pub(crate) struct Bucket {
     tokens: f64,
     at: Instant,
 }
 
 impl Bucket {
-    fn new(burst: f64) -> Bucket {
+    pub(crate) fn new(burst: f64) -> Bucket {
         Bucket { tokens: burst, at: Instant::now() }
     }
     /// Refills at `rate` per second up to `burst`, then takes one if it can.
-    fn take(&mut self, burst: f64, rate: f64) -> bool {
+    pub(crate) fn take(&mut self, burst: f64, rate: f64) -> bool {
         let now = Instant::now();
         self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * rate).min(burst);
         self.at = now;

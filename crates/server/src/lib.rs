@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 
 pub mod accounts;
 pub mod ai;
+pub mod analysis;
 pub mod api;
 pub mod error;
 pub mod games;
@@ -109,6 +110,8 @@ pub struct App {
     pub logins: accounts::Logins,
     /// The seeks of this instance.
     pub lobby: lobby::Lobby,
+    /// The search threads, for the AI seats and the analysis board.
+    pub pool: ai::Pool,
 }
 
 /// Counters of this instance (shown by `/api/health`).
@@ -161,6 +164,7 @@ pub async fn start(config: Config) -> Result<Instance, ServerError> {
         // Off with the per-address request limit: behind a proxy.
         logins: accounts::Logins::new(config.rate_limit > 0.0),
         lobby: lobby::Lobby::default(),
+        pool: ai::Pool::new(&config.ai),
     });
     let mut tasks = vec![tokio::spawn(ai::run(app.clone(), ai_rx, config.ai))];
     if let Some(listener) = listener {

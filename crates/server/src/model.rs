@@ -70,27 +70,7 @@ impl Loaded {
     pub fn view_now(&self, now: i64) -> GameNow {
         let row = &self.row;
         let s = &row.state;
-        let mut legal = LegalMoves::default();
-        if s.status == GameStatus::Active {
-            for m in self.game.legal_moves() {
-                if m.kind == MoveShape::Pass {
-                    legal.pass = Some(m.notation);
-                    continue;
-                }
-                let view = MoveView {
-                    notation: m.notation,
-                    kind: m.kind.name(),
-                    to: m.to.unwrap_or_default(),
-                    call: m.call,
-                    path: m.path,
-                    count: m.count,
-                };
-                match m.from {
-                    Some(from) => legal.from.entry(from).or_default().push(view),
-                    None => legal.drops.push(view),
-                }
-            }
-        }
+        let legal = if s.status == GameStatus::Active { LegalMoves::of(&self.game) } else { LegalMoves::default() };
         let clock = row.clock_initial_ms.map(|initial_ms| ClockView {
             initial_ms,
             increment_ms: row.clock_increment_ms.unwrap_or(0),
@@ -272,6 +252,32 @@ pub struct LegalMoves {
     pub drops: Vec<MoveView>,
     /// The pass, when it is the only move.
     pub pass: Option<String>,
+}
+
+impl LegalMoves {
+    /// The legal moves of `game`'s position, grouped.
+    pub fn of(game: &AnyGame) -> LegalMoves {
+        let mut legal = LegalMoves::default();
+        for m in game.legal_moves() {
+            if m.kind == MoveShape::Pass {
+                legal.pass = Some(m.notation);
+                continue;
+            }
+            let view = MoveView {
+                notation: m.notation,
+                kind: m.kind.name(),
+                to: m.to.unwrap_or_default(),
+                call: m.call,
+                path: m.path,
+                count: m.count,
+            };
+            match m.from {
+                Some(from) => legal.from.entry(from).or_default().push(view),
+                None => legal.drops.push(view),
+            }
+        }
+        legal
+    }
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
