@@ -75,6 +75,21 @@ export function setPlayerName(name) {
 
 // ---- live updates ----
 
+/** The WebSocket address of one of this server's paths. */
+export function socketUrl(path) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}${path}`;
+}
+
+/** A socket's message read as JSON, or null. */
+export function readMessage(event) {
+  try {
+    return JSON.parse(event.data);
+  } catch (e) {
+    return null;
+  }
+}
+
 /**
  * The game after a pushed `update` (docs/api.md): the game now, and the
  * move list cut to `keep` moves and `add` appended. `game` is not changed.
@@ -105,8 +120,7 @@ export function follow(id, onState, onStatus) {
   const connect = () => {
     if (closed) return;
     clearTimeout(timer);
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/ws`);
+    const ws = new WebSocket(socketUrl(`/api/games/${encodeURIComponent(id)}/ws`));
     socket = ws;
     game = null;
     ws.onopen = () => {
@@ -117,12 +131,8 @@ export function follow(id, onState, onStatus) {
       pinger = setInterval(() => ws.readyState === 1 && ws.send('{"type":"ping"}'), 25000);
     };
     ws.onmessage = (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (e) {
-        return;
-      }
+      const message = readMessage(event);
+      if (!message) return;
       if (message.type === 'state' && message.game) {
         game = message.game;
         onState(game, null);

@@ -1,6 +1,7 @@
 // The page's entry point: the header (with who is signed in), the language
 // switch and a small router over the pages (/, /game/{id}, /invite/{code},
-// /join/{id}, /rules, /live, /signin, /signup, /player/{name}, /leaderboard).
+// /join/{id}, /rules, /live, /analysis, /signin, /signup, /player/{name},
+// /leaderboard).
 
 import { clear } from './dom.js';
 import { t, getLang, setLang, onLangChange } from './i18n.js';
@@ -9,6 +10,7 @@ import { setRouter, navigate } from './router.js';
 import { startPage, livePage, invitePage, joinPage, notFoundPage } from './pages.js';
 import { gamePage } from './game.js';
 import { rulesPage } from './rules.js';
+import { analysisPage } from './analysis.js';
 import { accountBox, loadMe, signInPage, playerPage, leaderboardPage } from './account.js';
 
 const ROUTES = [
@@ -18,6 +20,7 @@ const ROUTES = [
   [/^\/join\/([A-Za-z0-9]+)$/, (main, id) => joinPage(main, id), 'play'],
   [/^\/rules$/, (main) => rulesPage(main), 'rules'],
   [/^\/live$/, (main) => livePage(main), 'live'],
+  [/^\/analysis$/, (main) => analysisPage(main), 'analysis'],
   [/^\/signin$/, (main) => signInPage(main, 'in'), null],
   [/^\/signup$/, (main) => signInPage(main, 'up'), null],
   [/^\/player\/([^/]+)$/, (main, name) => playerPage(main, decodeURIComponent(name)), null],
@@ -61,7 +64,9 @@ document.addEventListener('click', (e) => {
   if (url.origin !== location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/assets/')) return;
   if (url.pathname === location.pathname && url.hash) return; // an anchor on this page
   e.preventDefault();
-  if (url.pathname + url.hash !== location.pathname + location.hash) navigate(url.pathname + url.hash);
+  // The query travels too (`/analysis?game=ID`).
+  const target = url.pathname + url.search + url.hash;
+  if (target !== location.pathname + location.search + location.hash) navigate(target);
 });
 
 for (const button of document.querySelectorAll('[data-lang]')) {

@@ -157,6 +157,25 @@ export class Board {
         over.appendChild(s('circle', { cx, cy, r: 9, class: `${cls} hop` }));
       }
     }
+    // The engine's moves (the analysis board): the best first, thickest.
+    (m.arrows || []).forEach((squares, rank) => {
+      const cls = `engine-arrow rank-${rank}`;
+      if (squares.length === 1) {
+        const [cx, cy] = this.centre(squares[0]);
+        over.appendChild(s('circle', { cx, cy, r: 30, class: cls, dataset: { rank: String(rank) } }));
+        return;
+      }
+      const points = squares.map((sq) => this.centre(sq).join(',')).join(' ');
+      over.appendChild(s('polyline', { points, class: cls, 'marker-end': `url(#engine-head-${rank})`, dataset: { rank: String(rank) } }));
+    });
+    for (let rank = 0; rank < (m.arrows || []).length; rank++) {
+      if (this.svg.querySelector(`#engine-head-${rank}`)) continue;
+      this.svg.querySelector('defs').appendChild(
+        s('marker', { id: `engine-head-${rank}`, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 2.6, markerHeight: 2.6, orient: 'auto-start-reverse' }, [
+          s('path', { d: 'M0,0L10,5L0,10z', class: `engine-head rank-${rank}` }),
+        ]),
+      );
+    }
     if (!this.svg.querySelector('#arrow')) {
       this.svg.querySelector('defs').appendChild(
         s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, [

@@ -9,6 +9,7 @@ import { seatsOf, saveSeat } from './api.js';
 import { navigate } from './router.js';
 import { otherSide } from './position.js';
 import { resultText, scoreText } from './game-status.js';
+import { analysisLink } from './analysis.js';
 
 export class Actions {
   constructor(page) {
@@ -81,6 +82,7 @@ export class Actions {
     }
     if (active && mine.length) row.push(this.resignButton(mine));
     if (v.status === 'over' && mine.length) row.push(this.rematchButton());
+    if (v.status === 'over') row.push(h('a', { class: 'button', href: analysisLink(page.id), dataset: { action: 'analyse' } }, t('analyse')));
     row.push(this.recordLink({ dataset: { action: 'record' } }));
     row.push(h('a', { class: 'button', href: '/' }, t('newGame')));
     this.box.append(...row);
@@ -151,6 +153,7 @@ export class Actions {
           mine.length ? this.rematchButton() : null,
           h('a', { class: `button${mine.length ? '' : ' primary'}`, href: '/' }, t('newGame')),
           this.recordLink(),
+          h('a', { class: 'button', href: analysisLink(page.id), dataset: { action: 'analyse-banner' } }, t('analyse')),
           h('button', { class: 'button ghost', onclick: showBoard }, t('showBoard')),
         ]),
       ]),

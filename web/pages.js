@@ -8,6 +8,7 @@ import { navigate } from './router.js';
 import { scoreText } from './game-status.js';
 import { signedIn, onAccountChange } from './account.js';
 import { Lobby } from './lobby.js';
+import { analysisLink } from './analysis.js';
 
 const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
 /** The server's limits for a clock (crates/server/src/games.rs). */
@@ -366,6 +367,7 @@ export function gameList(games, kind, previews = {}) {
           kind === 'player' ? [' · ', new Date(g.created_at).toLocaleDateString()] : null,
         ]),
         kind === 'player' ? h('a', { class: 'link', href: `/api/games/${g.id}/record`, download: `${g.id}.txt` }, t('record')) : null,
+        g.status === 'over' ? h('a', { class: 'button', href: analysisLink(g.id), dataset: { analyse: g.id } }, t('analyse')) : null,
         h('a', { class: 'button', href: link }, action),
       ]);
     }),
