@@ -102,8 +102,14 @@ test('a finished game: Analyse on its page, the review graph, a click goes to th
     const moves = ['e3-f4', 'h8-g7', 'c3-d4', 'g7-h6', 'f4-g5', 'h6:f4'];
     for (const [i, move] of moves.entries()) await post(`/api/games/${id}/moves`, { move, ply: i }, i % 2 ? black : white);
     await post(`/api/games/${id}/resign`, {}, white);
+    // The seats, as this browser would keep them had it played here.
+    localStorage.setItem('monte.seats', JSON.stringify({ [id]: { white, black, at: Date.now() } }));
     return id;
   });
+  // The list of one's games offers Analyse on the finished one.
+  await page.goto(env.server.url);
+  const listed = page.locator(`.my-games a[data-analyse="${id}"]`);
+  assert.equal(await listed.getAttribute('href'), `/analysis?game=${id}`);
   await page.goto(`${env.server.url}/game/${id}`);
   await page.locator('.actions-card a[data-action="analyse"]').click();
   await page.waitForURL(/\/analysis\?game=/);
