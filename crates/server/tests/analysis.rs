@@ -237,3 +237,20 @@ async fn an_ai_reply_to_a_person_takes_the_thread_from_an_analysis() {
         more += 1;
     }
 }
+
+#[tokio::test]
+async fn another_sites_page_cannot_spend_the_engine() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let s = sqlite().await;
+    let addr = listen(&s).await;
+    let mut request = format!("ws://{addr}/api/analysis/ws").into_client_request().unwrap();
+    request.headers_mut().insert("origin", "https://evil.example".parse().unwrap());
+    let refused = tokio_tungstenite::connect_async(request).await.expect_err("refused");
+    assert!(refused.to_string().contains("403"), "{refused}");
+    // This server's own page may.
+    let mut request = format!("ws://{addr}/api/analysis/ws").into_client_request().unwrap();
+    request.headers_mut().insert("origin", format!("http://{addr}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(request).await.expect("accepted");
+    send(&mut ws, json!({ "type": "analyse", "game": "focus" })).await;
+    assert_eq!(next_of(&mut ws, "analysis").await["depth"], 1);
+}
