@@ -209,6 +209,7 @@ impl Mcts {
                 nodes: 0,
                 time: start.elapsed(),
                 pv: Vec::new(),
+                plan: None,
             };
         }
         // MCTS can stop after any iteration: it uses the whole soft budget.
@@ -263,6 +264,7 @@ impl Mcts {
             nodes: iterations,
             time: start.elapsed(),
             pv,
+            plan: None,
         }
     }
 }

@@ -122,6 +122,10 @@ pub struct SearchResult<M> {
     pub nodes: u64,
     pub time: Duration,
     pub pv: Vec<M>,
+    /// The planned move the search weighed at its margin
+    /// ([`PLAN_MARGIN`]), if any: the player's own plan, when the player
+    /// is to move at the root and the search is for a move to play.
+    pub plan: Option<M>,
 }
 
 /// What a search is for.
@@ -409,6 +413,7 @@ impl Searcher {
                 nodes: 0,
                 time: start.elapsed(),
                 pv: Vec::new(),
+                plan: None,
             };
             return (result, Vec::new());
         }
@@ -434,13 +439,22 @@ impl Searcher {
                 nodes: 0,
                 time: start.elapsed(),
                 pv: vec![mv],
+                plan: None,
             };
             return (result, Vec::new());
         }
         // A plan of the game's own (a Salta army's way home) is
         // searched first and worth `PLAN_MARGIN` more than its score: the
         // search plays another move only when it finds it clearly better.
-        let planned = if self.options.classic || purpose != Purpose::Play { None } else { fresh_plan(root, history) };
+        // Only the player's own plan: a search on a player's behalf from a
+        // position where the opponent is to move (a weakened level scoring
+        // its moves) must score the opponent's replies as they are, not
+        // with the opponent's plan worth ten steps more.
+        let planned = if self.options.classic || purpose != Purpose::Play || player != root.side_to_move() {
+            None
+        } else {
+            fresh_plan(root, history)
+        };
         let lines = match purpose {
             Purpose::Play => 0,
             Purpose::Analyse(n) => n,
@@ -488,6 +502,7 @@ impl Searcher {
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: start.elapsed(),
             pv,
+            plan: planned,
         };
         (result, lines)
     }

@@ -164,6 +164,19 @@ fn a_jump_cycle_is_left_where_repetition_is_no_draw() {
     assert_ne!(r.best, Some(back), "{:?}", r.score);
 }
 
+/// The position of ply 269 of a game of level 8 at 150,000 nodes against
+/// level 8 at 30,000 (seed 4, game 6), and the hashes of the positions
+/// before it.
+fn step_back() -> (SaltaPosition, Vec<u64>) {
+    let mut pos = SaltaPosition::start(SaltaRules::seed());
+    let mut history = Vec::new();
+    for text in include_str!("data/salta-step-back.moves").split_whitespace() {
+        history.push(pos.hash());
+        pos.play(pos.parse_move(text).unwrap()).unwrap();
+    }
+    (pos, history)
+}
+
 #[test]
 fn a_cycle_the_opponent_could_close_does_not_scare_the_plan_away() {
     // From a game of level 8 at 150,000 nodes against level 8 at 30,000
@@ -174,12 +187,7 @@ fn a_cycle_the_opponent_could_close_does_not_scare_the_plan_away() {
     // drove the search off the plan at every depth from 2, onto moves
     // that lost ground. The side that closes a cycle pays for it: White
     // here, who is ahead and has no reason to.
-    let mut pos = SaltaPosition::start(SaltaRules::seed());
-    let mut history = Vec::new();
-    for text in include_str!("data/salta-step-back.moves").split_whitespace() {
-        history.push(pos.hash());
-        pos.play(pos.parse_move(text).unwrap()).unwrap();
-    }
+    let (pos, history) = step_back();
     assert_eq!(pos.format_move(monte_engine::EngineGame::planned_move(&pos).unwrap()), "a1-b2");
     let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
     for depth in [3, 5] {
@@ -187,6 +195,24 @@ fn a_cycle_the_opponent_could_close_does_not_scare_the_plan_away() {
         assert_eq!(pos.format_move(r.best.unwrap()), "a1-b2", "depth {depth}: {:?}", r.score);
         assert!(matches!(r.score, Score::Units(u) if u > -1000), "depth {depth}: {:?}", r.score);
     }
+}
+
+#[test]
+fn a_search_on_the_opponents_behalf_leaves_out_the_movers_plan() {
+    // A weakened level scores each of its moves by searching the position
+    // after it on its own behalf, the opponent to move. The opponent's
+    // plan (a1-b2 here) must not be worth its margin of ten steps there:
+    // the score is what the opponent's best reply is worth.
+    let (pos, history) = step_back();
+    let plan = monte_engine::EngineGame::planned_move(&pos);
+    assert!(plan.is_some());
+    let searcher = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
+    let on_behalf_of =
+        |player| searcher.search_for(player, &pos, &history, &Limits::depth(3), &AtomicBool::new(false), &mut |_| {});
+    let own = on_behalf_of(pos.side_to_move());
+    let opponents = on_behalf_of(!pos.side_to_move());
+    assert_eq!(own.plan, plan);
+    assert_eq!(opponents.plan, None);
 }
 
 #[test]
