@@ -22,9 +22,10 @@ use clap::Args;
 use futures_util::stream::{SelectAll, SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use monte_rules::Rng;
+use monte_store::SynchronousCommit;
 use monte_store::testing::TestDatabase;
 use rand::Rng as _;
-use reqwest::header::{CONNECTION, CONTENT_TYPE};
+use reqwest::header::{CONNECTION, CONTENT_TYPE, COOKIE, SET_COOKIE};
 use serde::Deserialize;
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, watch};
@@ -78,6 +79,18 @@ pub struct LoadtestArgs {
     /// Seed of the random moves
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Share of the games (0 to 1) played as rated games between two
+    /// signed-in players: two accounts per such game, created at the start,
+    /// play it and its replacements. A rated game follows the game's
+    /// default rule set with a clock, and resigns where a casual game
+    /// reaches its move limit (`--stagger` for the first ones); its end
+    /// updates both ratings. Default 0: every game casual, by guests
+    #[arg(long, default_value_t = 0.0)]
+    rated_share: f64,
+    /// Serve with `--synchronous-commit` (PostgreSQL): `on` (the default)
+    /// or `off`
+    #[arg(long, default_value_t = SynchronousCommit::On)]
+    synchronous_commit: SynchronousCommit,
 }
 
 pub fn run(args: &LoadtestArgs) -> Result<()> {
@@ -86,6 +99,7 @@ pub fn run(args: &LoadtestArgs) -> Result<()> {
     ensure!(args.seconds > 0.0 && args.seconds.is_finite(), "--seconds must be > 0");
     ensure!(args.warmup >= 0.0 && args.warmup.is_finite(), "--warmup must be >= 0");
     ensure!(args.runs > 0, "--runs must be at least 1");
+    ensure!((0.0..=1.0).contains(&args.rated_share), "--rated-share must be from 0 to 1");
     ensure!((1..=64).contains(&args.clients), "--clients must be 1 to 64");
     args.game.parse::<monte_rules::GameKind>().context("--game")?;
     ensure!(args.url.is_none() || args.database.is_none(), "--database is for the server started here: not with --url");
@@ -135,7 +149,7 @@ impl Target {
     }
 }
 
-async fn start_server(database: Option<&str>) -> Result<(Target, SocketAddr)> {
+async fn start_server(database: Option<&str>, synchronous_commit: SynchronousCommit) -> Result<(Target, SocketAddr)> {
     let (database, url, shown) = match database {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             let db = TestDatabase::create_on(url, "monte_load")
@@ -162,6 +176,7 @@ async fn start_server(database: Option<&str>) -> Result<(Target, SocketAddr)> {
         .args(["serve", "--database", &url, "--listen", "127.0.0.1:0", "--rate-limit", "0", "--ws-rate", "0"])
         .args(["--max-connections-per-ip", "0"])
         .args(["--instance", "loadtest"])
+        .args(["--synchronous-commit", synchronous_commit.as_str()])
         // Warnings only, unless asked: a line per request is not what is measured.
         .env("MONTE_LOG", std::env::var("MONTE_LOG").unwrap_or_else(|_| "warn".into()))
         .stdout(Stdio::piped())
@@ -237,7 +252,7 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
                 .ok_or_else(|| anyhow!("{hostport} resolves to no address"))?;
             (Target::Remote, addr)
         }
-        None => start_server(args.database.as_deref()).await?,
+        None => start_server(args.database.as_deref(), args.synchronous_commit).await?,
     };
     let server = match &target {
         Target::Started { shown, .. } => format!("started here on {shown}"),
@@ -245,20 +260,47 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
     };
     let rules = args.rules.clone();
     let stagger = args.stagger.unwrap_or_else(|| game_length(&rules));
+    let rated = rated_slots(args.games, args.rated_share);
+    let rated_games = rated.iter().filter(|&&r| r).count();
     println!(
         "monte loadtest: {} {} games ({rules}) at once, human v human, both seats over WebSocket; \
+         {rated_games} of them rated, between signed-in players (default rule set, a clock); \
          target {} moves/s; {} client tasks; the first games resign at a random ply below {stagger}; \
          server {server}",
         args.games, args.game, args.rate, args.clients
     );
     let rss_before = target.pid().and_then(rss_bytes);
 
+    let create = serde_json::json!({ "game": args.game, "rules": rules, "white": "me", "black": "me" }).to_string();
+    let create_rated = serde_json::json!({
+        "game": args.game, "white": "me", "black": "open", "rated": true,
+        "clock": { "minutes": RATED_CLOCK_MINUTES, "increment": 0 }
+    })
+    .to_string();
+    let shared = Arc::new(Shared::new(addr, create, create_rated)?);
+
+    // The players of the rated games: two accounts for each.
+    let setup = Instant::now();
+    let run_tag = (monte_nanos() as u32) & 0xf_ffff;
+    let names: Vec<String> =
+        (0..rated_games).flat_map(|i| ["w", "b"].map(|s| format!("lt{run_tag:x}{s}{i}"))).collect();
+    let mut signing_up = futures_util::stream::iter(names.iter().map(|n| sign_up(&shared, n))).buffered(8);
+    let mut cookies = Vec::with_capacity(names.len());
+    while let Some(cookie) = signing_up.next().await {
+        cookies.push(cookie.context("cannot create an account")?);
+    }
+    drop(signing_up);
+    let mut pairs = cookies.chunks_exact(2).map(|c| Arc::new([c[0].clone(), c[1].clone()]));
+    if rated_games > 0 {
+        println!("  {} accounts created in {:.1} s", names.len(), setup.elapsed().as_secs_f64());
+    }
+
     // Create the games, a few at a time, and share them among the clients.
     let setup = Instant::now();
-    let create = serde_json::json!({ "game": args.game, "rules": rules, "white": "me", "black": "me" }).to_string();
-    let shared = Arc::new(Shared::new(addr, create)?);
+    let players: Vec<Option<Players>> = rated.iter().map(|&r| if r { pairs.next() } else { None }).collect();
     let mut opened = Vec::with_capacity(args.games);
-    let mut pending = futures_util::stream::iter((0..args.games).map(|_| open_game(shared.clone()))).buffered(16);
+    let mut pending =
+        futures_util::stream::iter(players.into_iter().map(|p| open_game(shared.clone(), p))).buffered(16);
     while let Some(game) = pending.next().await {
         opened.push(game.context("cannot set up a game")?);
     }
@@ -279,6 +321,7 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
             windows,
             Rng::new(args.seed.wrapping_mul(1000).wrapping_add(i as u64)),
             stagger,
+            game_length(&args.rules) as i64,
         );
         clients.push(tokio::spawn(client.run(games, phase_rx.clone())));
     }
@@ -332,6 +375,7 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
             errors: stats.errors as f64,
             memory_per_game: memory,
             games_finished: stats.games_finished as f64,
+            rated_finished: (rated_games > 0).then_some(stats.rated_finished as f64),
         };
         println!("  window {w}: {}", f.line());
         figures.push(f);
@@ -348,6 +392,14 @@ async fn run_async(args: &LoadtestArgs) -> Result<()> {
         shared.created.load(Ordering::Relaxed),
         unanswered
     );
+    if rated_games > 0 {
+        let ended: u64 = totals.iter().map(|t| t.rated_finished).sum();
+        let counted = rated_games_counted(&shared, &args.game, &names).await?;
+        println!(
+            "  rated: {ended} rated games ended, {counted} of them counted in both players' ratings \
+             (a game resigned before each side moved counts nothing)"
+        );
+    }
     drop(target);
     Ok(())
 }
@@ -363,6 +415,8 @@ struct Figures {
     errors: f64,
     memory_per_game: Option<f64>,
     games_finished: f64,
+    /// Rated games among them (`None`: no rated games played).
+    rated_finished: Option<f64>,
     /// CPU time per answered move, in microseconds.
     server_cpu_per_move: Option<f64>,
     client_cpu_per_move: Option<f64>,
@@ -375,9 +429,11 @@ impl Figures {
             None => "not measured (the server is not a child of this process)".to_string(),
         };
         let micros = |v: Option<f64>| v.map_or("?".to_string(), |v| format!("{v:.0} µs"));
+        let rated = self.rated_finished.map_or(String::new(), |n| format!(" ({n} rated)"));
         format!(
             "{:.0} moves/s; latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.1} ms; errors {}; \
-             server memory per live game {memory}; games finished {}; CPU per move: server {}, load generator {}",
+             server memory per live game {memory}; games finished {}{rated}; CPU per move: server {}, \
+             load generator {}",
             self.moves_per_s,
             self.p50,
             self.p90,
@@ -406,6 +462,7 @@ impl Figures {
             errors: m(|f| f.errors),
             memory_per_game: memory.map(med),
             games_finished: m(|f| f.games_finished),
+            rated_finished: all.iter().map(|f| f.rated_finished).collect::<Option<Vec<_>>>().map(med),
             server_cpu_per_move: all.iter().map(|f| f.server_cpu_per_move).collect::<Option<Vec<_>>>().map(med),
             client_cpu_per_move: all.iter().map(|f| f.client_cpu_per_move).collect::<Option<Vec<_>>>().map(med),
         }
@@ -427,6 +484,7 @@ struct WindowStats {
     latencies_us: Vec<u32>,
     errors: u64,
     games_finished: u64,
+    rated_finished: u64,
     first_error: Option<String>,
 }
 
@@ -435,6 +493,7 @@ impl WindowStats {
         self.latencies_us.extend(other.latencies_us);
         self.errors += other.errors;
         self.games_finished += other.games_finished;
+        self.rated_finished += other.rated_finished;
         if self.first_error.is_none() {
             self.first_error = other.first_error;
         }
@@ -448,11 +507,13 @@ struct Shared {
     games_url: String,
     /// The body that creates a game.
     create: String,
+    /// The body that creates a rated game.
+    create_rated: String,
     created: AtomicU64,
 }
 
 impl Shared {
-    fn new(addr: SocketAddr, create: String) -> Result<Shared> {
+    fn new(addr: SocketAddr, create: String, create_rated: String) -> Result<Shared> {
         let http = reqwest::Client::builder()
             // Straight to the server, as the WebSockets go: a proxy from the
             // environment would be measured too.
@@ -463,35 +524,116 @@ impl Shared {
             .pool_max_idle_per_host(0)
             .build()
             .context("cannot set up the HTTP client")?;
-        Ok(Shared { games_url: format!("http://{addr}/api/games"), addr, http, create, created: AtomicU64::new(0) })
+        Ok(Shared {
+            games_url: format!("http://{addr}/api/games"),
+            addr,
+            http,
+            create,
+            create_rated,
+            created: AtomicU64::new(0),
+        })
     }
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// The session cookies (`monte_session=...`) of a rated game's two
+/// players: White creates the game, Black joins it.
+type Players = Arc<[String; 2]>;
+
 /// A game created and both its seats connected.
 struct OpenGame {
     id: String,
     sockets: [Socket; 2],
+    /// The players of a rated game, who play its replacement too.
+    players: Option<Players>,
 }
 
-/// POST /api/games with both seats for us, then a WebSocket per seat.
-async fn open_game(shared: Arc<Shared>) -> Result<OpenGame> {
-    let response = shared
-        .http
-        .post(&shared.games_url)
-        .header(CONTENT_TYPE, "application/json")
-        .header(CONNECTION, "close")
-        .body(shared.create.clone())
-        .send()
-        .await
-        .context("creating a game")?;
+/// The clock of the rated games: long enough that no game of the load
+/// test runs out of time.
+const RATED_CLOCK_MINUTES: u32 = 60;
+
+/// The password of the load test's accounts.
+const PASSWORD: &str = "loadtest-password";
+
+/// Which games are rated: `share` of `games`, spread evenly.
+fn rated_slots(games: usize, share: f64) -> Vec<bool> {
+    (0..games).map(|i| (i as f64 * share).floor() != ((i + 1) as f64 * share).floor()).collect()
+}
+
+/// A POST of JSON `body` (with a session `cookie`): the status and the reply.
+async fn post(shared: &Shared, url: &str, body: String, cookie: Option<&str>) -> Result<reqwest::Response> {
+    let mut request =
+        shared.http.post(url).header(CONTENT_TYPE, "application/json").header(CONNECTION, "close").body(body);
+    if let Some(cookie) = cookie {
+        request = request.header(COOKIE, cookie);
+    }
+    Ok(request.send().await?)
+}
+
+/// Creates the account `name` (POST /api/accounts): its session cookie.
+async fn sign_up(shared: &Shared, name: &str) -> Result<String> {
+    let url = format!("http://{}/api/accounts", shared.addr);
+    let body = serde_json::json!({ "name": name, "password": PASSWORD }).to_string();
+    let response = post(shared, &url, body, None).await.with_context(|| format!("creating account {name}"))?;
+    let status = response.status().as_u16();
+    let cookie = response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok()?.split(';').next())
+        .find(|c| c.starts_with("monte_session="))
+        .map(str::to_string);
+    let reply = response.text().await.unwrap_or_default();
+    ensure!(status == 201, "creating account {name}: HTTP {status}: {reply}");
+    cookie.ok_or_else(|| anyhow!("creating account {name}: no session cookie"))
+}
+
+/// How many rated games the ratings of `names` count (each game counts
+/// for both of its players).
+async fn rated_games_counted(shared: &Shared, game: &str, names: &[String]) -> Result<i64> {
+    let mut profiles = futures_util::stream::iter(names.iter().map(|name| async move {
+        let url = format!("http://{}/api/players/{name}", shared.addr);
+        let reply = shared.http.get(&url).header(CONNECTION, "close").send().await?;
+        let status = reply.status().as_u16();
+        let profile: serde_json::Value = serde_json::from_str(&reply.text().await?)?;
+        ensure!(status == 200, "GET {url}: HTTP {status}: {profile}");
+        profile["ratings"][game]["games"].as_i64().ok_or_else(|| anyhow!("GET {url}: no {game} rating: {profile}"))
+    }))
+    .buffered(16);
+    let mut games = 0;
+    while let Some(counted) = profiles.next().await {
+        games += counted?;
+    }
+    Ok(games / 2)
+}
+
+/// Creates a game and opens a WebSocket per seat: casual, both seats taken
+/// by its creator (POST /api/games), or rated between `players` (White
+/// creates it, Black joins through its invite).
+async fn open_game(shared: Arc<Shared>, players: Option<Players>) -> Result<OpenGame> {
+    let creator = players.as_ref().map(|p| p[0].as_str());
+    let body = if players.is_some() { &shared.create_rated } else { &shared.create };
+    let response = post(&shared, &shared.games_url, body.clone(), creator).await.context("creating a game")?;
     let status = response.status().as_u16();
     let reply = response.text().await.context("creating a game: reading the reply")?;
     ensure!(status == 201, "creating a game: HTTP {status}: {reply}");
     let created: Created = serde_json::from_str(&reply).with_context(|| format!("creating a game: {reply}"))?;
+    let black = match (&players, &created.invite, created.tokens.black) {
+        (None, _, Some(token)) => token,
+        (Some(players), Some(invite), None) => {
+            let url = format!("http://{}/api/invites/{}", shared.addr, invite.code);
+            let response = post(&shared, &url, "{}".into(), Some(&players[1])).await.context("joining a game")?;
+            let status = response.status().as_u16();
+            let reply = response.text().await.context("joining a game: reading the reply")?;
+            ensure!(status == 200, "joining a rated game: HTTP {status}: {reply}");
+            serde_json::from_str::<Joined>(&reply).with_context(|| format!("joining a game: {reply}"))?.token
+        }
+        _ => return Err(anyhow!("creating a game: unexpected seats in {reply}")),
+    };
+    let white = created.tokens.white.ok_or_else(|| anyhow!("creating a game: no white seat in {reply}"))?;
     let mut sockets = Vec::with_capacity(2);
-    for token in [&created.tokens.white, &created.tokens.black] {
+    for token in [&white, &black] {
         let url = format!("ws://{}/api/games/{}/ws?token={token}", shared.addr, created.game.id);
         // tungstenite zeroes the whole read buffer before every read, and
         // every attempt that finds nothing (3% of the load generator's time
@@ -505,13 +647,24 @@ async fn open_game(shared: Arc<Shared>) -> Result<OpenGame> {
     }
     let sockets: [Socket; 2] = sockets.try_into().map_err(|_| anyhow!("two sockets"))?;
     shared.created.fetch_add(1, Ordering::Relaxed);
-    Ok(OpenGame { id: created.game.id, sockets })
+    Ok(OpenGame { id: created.game.id, sockets, players })
 }
 
 #[derive(Deserialize)]
 struct Created {
     game: CreatedGame,
     tokens: Tokens,
+    invite: Option<InviteCode>,
+}
+
+#[derive(Deserialize)]
+struct InviteCode {
+    code: String,
+}
+
+#[derive(Deserialize)]
+struct Joined {
+    token: String,
 }
 
 #[derive(Deserialize)]
@@ -521,8 +674,8 @@ struct CreatedGame {
 
 #[derive(Deserialize)]
 struct Tokens {
-    white: String,
-    black: String,
+    white: Option<String>,
+    black: Option<String>,
 }
 
 /// What a socket receives: `hello`, `state`, `update` or `error` (a
@@ -606,8 +759,11 @@ struct Slot {
     queued_ply: i64,
     /// Being replaced by a new game.
     retiring: bool,
-    /// The ply at which this game resigns (the first generation only).
+    /// The ply at which this game resigns (the first generation, and
+    /// rated games).
     resign_at: Option<i64>,
+    /// The players of a rated game.
+    players: Option<Players>,
 }
 
 /// A command ready to send: (slot, generation, side, ply, the move's
@@ -626,6 +782,9 @@ struct Client {
     next_generation: u64,
     /// See `--stagger`.
     stagger: u32,
+    /// The ply at which a rated game resigns (rated games have no move
+    /// limit): where a casual game reaches its limit.
+    rated_length: i64,
 }
 
 struct ClientReport {
@@ -634,9 +793,10 @@ struct ClientReport {
 }
 
 impl Client {
-    fn new(shared: Arc<Shared>, rate: f64, windows: usize, rng: Rng, stagger: u32) -> Client {
+    fn new(shared: Arc<Shared>, rate: f64, windows: usize, rng: Rng, stagger: u32, rated_length: i64) -> Client {
         Client {
             stagger,
+            rated_length,
             shared,
             rate,
             rng,
@@ -657,10 +817,13 @@ impl Client {
         let (black_sink, black_stream) = black.split();
         let index = slot.unwrap_or(self.slots.len());
         // Only the games created together at the start resign early: their
-        // replacements start one at a time and are played to their end.
-        let resign_at = (slot.is_none() && self.stagger > 0).then(|| self.rng.random_range(0..self.stagger) as i64);
+        // replacements start one at a time and are played to their end (a
+        // rated game, which has no move limit, to where a casual game's is).
+        let staggered = (slot.is_none() && self.stagger > 0).then(|| self.rng.random_range(0..self.stagger) as i64);
+        let resign_at = staggered.or(game.players.is_some().then_some(self.rated_length));
         let fresh = Slot {
             resign_at,
+            players: game.players,
             id: game.id,
             generation,
             sinks: [white_sink, black_sink],
@@ -807,7 +970,10 @@ impl Client {
                 let Some(state) = incoming.game else { return };
                 let me = if side == 0 { "white" } else { "black" };
                 if state.status == "over" {
-                    self.current().games_finished += 1;
+                    let rated = self.slots[slot].players.is_some();
+                    let stats = self.current();
+                    stats.games_finished += 1;
+                    stats.rated_finished += u64::from(rated);
                     self.retire(slot, replace).await;
                     return;
                 }
@@ -852,9 +1018,9 @@ impl Client {
         for sink in &mut s.sinks {
             let _ = sink.send(Message::Close(None)).await;
         }
-        let (shared, replace) = (self.shared.clone(), replace.clone());
+        let (shared, replace, players) = (self.shared.clone(), replace.clone(), s.players.clone());
         tokio::spawn(async move {
-            let _ = replace.send((slot, open_game(shared).await));
+            let _ = replace.send((slot, open_game(shared, players).await));
         });
     }
 }

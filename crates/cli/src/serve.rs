@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
+use monte_store::SynchronousCommit;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -76,6 +77,11 @@ pub struct ServeArgs {
     /// `X-Forwarded-Proto: https` it is marked so anyway
     #[arg(long)]
     secure_cookies: bool,
+    /// PostgreSQL only: `off` acknowledges a move before its commit is
+    /// flushed to disk (a crash of PostgreSQL or of its machine may then
+    /// lose the last acknowledged moves; docs/operations.md)
+    #[arg(long, default_value_t = SynchronousCommit::On)]
+    synchronous_commit: SynchronousCommit,
 }
 
 /// The database of `--database`, else $DATABASE_URL, else ./monte.db.
@@ -112,6 +118,7 @@ impl ServeArgs {
             drain_timeout: seconds("--drain-timeout", self.drain_timeout)?,
             max_plies: self.max_plies,
             secure_cookies: self.secure_cookies,
+            synchronous_commit: self.synchronous_commit,
             ..monte_server::Config::default()
         };
         if let Some(n) = self.ai_threads {

@@ -49,14 +49,70 @@ fn a_tiny_load_test_on_postgres_plays_moves_without_errors() {
     check_window(&out);
 }
 
+/// Rated games between signed-in players: they end (games of 2 moves a
+/// side, so several end within the second) and their ends are counted in
+/// both players' ratings.
+fn check_rated(out: &str) {
+    assert!(out.contains("5 of them rated"), "{out}");
+    assert!(out.contains("10 accounts created"), "{out}");
+    let line = out.lines().find(|l| l.trim_start().starts_with("rated:")).unwrap_or_else(|| panic!("{out}"));
+    let numbers: Vec<u64> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    let [ended, counted] = numbers[..] else { panic!("two counts in {line:?}") };
+    assert!(counted >= 1 && counted <= ended, "rated games ended and counted: {line}");
+}
+
+#[test]
+fn a_tiny_load_test_with_rated_games_on_sqlite() {
+    let out = loadtest(&["--rated-share", "1", "--rules", "seed,move-limit=2"]);
+    check_window(&out);
+    check_rated(&out);
+}
+
+#[test]
+fn a_tiny_load_test_with_rated_games_on_postgres_without_synchronous_commit() {
+    if skip_postgres("a_tiny_load_test_with_rated_games_on_postgres_without_synchronous_commit") {
+        return;
+    }
+    let out = loadtest(&[
+        "--rated-share",
+        "1",
+        "--rules",
+        "seed,move-limit=2",
+        "--database",
+        &admin_url(),
+        "--synchronous-commit",
+        "off",
+    ]);
+    check_window(&out);
+    check_rated(&out);
+}
+
 #[test]
 fn bad_arguments_are_refused_with_a_reason() {
+    for (args, named) in [
+        (&["--games", "0"][..], "--games"),
+        (&["--rated-share", "1.5"], "--rated-share"),
+        (&["--synchronous-commit", "maybe"], "expected on or off"),
+    ] {
+        let output =
+            Command::new(env!("CARGO_BIN_EXE_monte")).arg("loadtest").args(args).output().expect("run monte loadtest");
+        assert!(!output.status.success());
+        assert!(String::from_utf8_lossy(&output.stderr).contains(named), "{args:?}: {output:?}");
+    }
+}
+
+#[test]
+fn synchronous_commit_off_is_refused_on_sqlite() {
+    let dir = std::env::temp_dir().join(format!("monte-sync-off-{}", std::process::id()));
     let output = Command::new(env!("CARGO_BIN_EXE_monte"))
-        .args(["loadtest", "--games", "0"])
+        .args(["serve", "--listen", "127.0.0.1:0", "--synchronous-commit", "off", "--database"])
+        .arg(dir.join("x.db"))
         .output()
-        .expect("run monte loadtest");
-    assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--games"), "{output:?}");
+        .expect("run monte serve");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("synchronous commit off is a PostgreSQL setting"), "{stderr}");
+    assert!(!dir.join("x.db").exists(), "nothing was created");
 }
 
 /// A server that answers every request with HTTP 503 and hands the first

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use monte_store::{Notice, Store, StoreError};
+use monte_store::{Notice, Store, StoreError, SynchronousCommit};
 use tokio::sync::mpsc;
 
 pub mod accounts;
@@ -62,6 +62,9 @@ pub struct Config {
     /// Mark the session cookie Secure on every answer (it is anyway when a
     /// TLS proxy says `X-Forwarded-Proto: https`).
     pub secure_cookies: bool,
+    /// Whether a commit on PostgreSQL waits for its WAL flush (see
+    /// [`SynchronousCommit`]; on by default).
+    pub synchronous_commit: SynchronousCommit,
 }
 
 impl Default for Config {
@@ -79,6 +82,7 @@ impl Default for Config {
             max_plies: 2000,
             ai: AiConfig::default(),
             secure_cookies: false,
+            synchronous_commit: SynchronousCommit::On,
         }
     }
 }
@@ -145,7 +149,7 @@ impl Drop for Instance {
 /// downtime to the clocks, and starts the background tasks.
 pub async fn start(config: Config) -> Result<Instance, ServerError> {
     let instance = config.instance.clone().unwrap_or_else(|| model::random_id(8));
-    let store = Store::connect(&config.database, &instance).await?;
+    let store = Store::connect_with(&config.database, &instance, config.synchronous_commit).await?;
     let credited = store.heartbeat(now_ms(), true, 5_000).await?;
     if credited > 0 {
         eprintln!("monte: the service was down {} s: not charged to the clocks", credited / 1000);

@@ -58,6 +58,51 @@ pub enum StoreError {
          writes are refused until the server is restarted"
     )]
     WalLost(String),
+    #[error("synchronous commit off is a PostgreSQL setting; SQLite's durability is fixed (docs/operations.md)")]
+    SynchronousCommitOnSqlite,
+}
+
+/// Whether a commit on PostgreSQL returns only once its WAL record is
+/// flushed to disk (PostgreSQL's `synchronous_commit`, for this store's
+/// connections).
+///
+/// `Off` saves the flush wait of every commit. A crash of PostgreSQL or of
+/// its machine can then lose the last commits acknowledged before it (at
+/// most about three times `wal_writer_delay`: 600 ms by default), the
+/// latest ones first and whole transactions only; the database stays
+/// consistent, and a crash of the game server alone loses nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SynchronousCommit {
+    #[default]
+    On,
+    Off,
+}
+
+impl SynchronousCommit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SynchronousCommit::On => "on",
+            SynchronousCommit::Off => "off",
+        }
+    }
+}
+
+impl std::str::FromStr for SynchronousCommit {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "on" => Ok(SynchronousCommit::On),
+            "off" => Ok(SynchronousCommit::Off),
+            _ => Err(format!("`{s}`: expected on or off")),
+        }
+    }
+}
+
+impl std::fmt::Display for SynchronousCommit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -242,8 +287,16 @@ impl Store {
     /// brings the schema up to date. `instance` names this server instance
     /// in notices and AI claims.
     pub async fn connect(url: &str, instance: &str) -> Result<Store> {
+        Store::connect_with(url, instance, SynchronousCommit::On).await
+    }
+
+    /// [`Store::connect`], with the commits' durability on PostgreSQL
+    /// ([`SynchronousCommit`]); `Off` is refused on SQLite.
+    pub async fn connect_with(url: &str, instance: &str, synchronous_commit: SynchronousCommit) -> Result<Store> {
         let (pools, writers) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            (postgres::connect(url).await?, postgres::WRITERS)
+            (postgres::connect(url, synchronous_commit).await?, postgres::WRITERS)
+        } else if synchronous_commit == SynchronousCommit::Off {
+            return Err(StoreError::SynchronousCommitOnSqlite);
         } else {
             (sqlite::connect(url).await?, sqlite::WRITERS)
         };

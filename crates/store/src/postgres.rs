@@ -3,33 +3,46 @@
 //! other instances ([`Listener`]).
 
 use std::collections::HashSet;
+use std::str::FromStr;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use sqlx::postgres::{PgConnection, PgListener, PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolOptions};
 use sqlx::{Connection, Row};
 
 use crate::commit::Job;
 use crate::rows::{MoveRow, UPDATE_PLAY, UPDATE_STATE, bind_play, bind_state};
 use crate::values::side_name;
-use crate::{Backend, Pools, Result, ping_if_idle};
+use crate::{Backend, Pools, Result, SynchronousCommit, ping_if_idle};
 
 /// The PostgreSQL channel that carries change notices.
 pub const CHANNEL: &str = "monte_games";
 
-/// Group-commit writers on PostgreSQL: several, as each batch waits for
-/// its commit's WAL flush, and the next batches are built meanwhile.
-pub(crate) const WRITERS: usize = 4;
+/// Group-commit writers on PostgreSQL: one per instance. The moves that
+/// arrive while a batch waits for its WAL flush make the next batch, so a
+/// flush carries more moves, PostgreSQL commits fewer transactions, and
+/// commits leave in the order they came (docs/server-load.md: with 4
+/// writers, each waiting for its own flush, the median latency was higher
+/// on a busy machine).
+pub(crate) const WRITERS: usize = 1;
 
 /// Connects a pool to the PostgreSQL database of `url` and brings the
 /// schema up to date.
-pub(crate) async fn connect(url: &str) -> Result<Pools> {
+///
+/// With [`SynchronousCommit::Off`] every connection of this store (the
+/// group-commit writers' too, which are opened with the pool's options)
+/// commits without waiting for the WAL flush.
+pub(crate) async fn connect(url: &str, synchronous_commit: SynchronousCommit) -> Result<Pools> {
+    let mut options = PgConnectOptions::from_str(url)?;
+    if synchronous_commit == SynchronousCommit::Off {
+        options = options.options([("synchronous_commit", "off")]);
+    }
     let pool = PgPoolOptions::new()
         .max_connections(16)
         .acquire_timeout(Duration::from_secs(10))
         .test_before_acquire(false)
         .before_acquire(ping_if_idle)
-        .connect(url)
+        .connect_with(options)
         .await?;
     sqlx::migrate!("./migrations/postgres").run(&pool).await?;
     let backend = Backend::Postgres(pool);

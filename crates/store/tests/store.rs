@@ -5,7 +5,7 @@ use monte_rules::Side;
 use monte_store::testing::{TestDatabase, skip_postgres};
 use monte_store::{
     AccountRow, GameRow, GameState, GameStatus, ListFilter, MoveRow, Notice, Player, SeatRow, Store, StoreError,
-    UnknownValue, Update,
+    SynchronousCommit, UnknownValue, Update,
 };
 
 fn seat(player: Player, token: Option<&str>) -> SeatRow {
@@ -414,4 +414,198 @@ async fn postgres_accounts_and_ratings() {
     let Some((store, _db)) = postgres_store("postgres_accounts_and_ratings").await else { return };
     accounts_and_ratings(&store).await;
     store.close().await;
+}
+
+/// A game's moves committed one after another (as the server does: one
+/// commit in flight per game) while many games play at once, so that the
+/// group commit mixes them: every move lands, in its game's order.
+async fn moves_keep_their_order_in_each_game(store: &Store) {
+    const GAMES: usize = 24;
+    const PLIES: i64 = 16;
+    for i in 0..GAMES {
+        store.insert_game(&new_game(&format!("ord{i}"), GameStatus::Active, None)).await.unwrap();
+    }
+    let players = (0..GAMES).map(|i| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let id = format!("ord{i}");
+            let mut state = new_game(&id, GameStatus::Active, None).state;
+            for ply in 0..PLIES {
+                state.ply = ply + 1;
+                state.side_to_move = if ply % 2 == 0 { Side::Black } else { Side::White };
+                let played = [mv(ply, &format!("g{i}p{ply}"))];
+                let update = Update { state: &state, truncate_from: None, append: &played, settles_ratings: false };
+                assert!(store.commit(&id, ply + 1, &update).await.unwrap(), "{id}: ply {ply} applies");
+            }
+            (id, state)
+        })
+    });
+    for player in players.collect::<Vec<_>>() {
+        let (id, state) = player.await.unwrap();
+        let stored = store.load_game(&id).await.unwrap().unwrap();
+        assert_eq!((stored.version, &stored.state), (PLIES + 1, &state), "{id}");
+        let i = id.trim_start_matches("ord");
+        let expected: Vec<String> = (0..PLIES).map(|ply| format!("g{i}p{ply}")).collect();
+        assert_eq!(stored.moves.iter().map(|m| m.notation.clone()).collect::<Vec<_>>(), expected, "{id}");
+    }
+}
+
+/// The statements that make every insert of a move whose notation starts
+/// with `bad` fail (as a full disk or a lost connection would fail a
+/// commit), and those that end it.
+fn failing_moves(url: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    if url.starts_with("postgres") {
+        (
+            &[
+                "CREATE FUNCTION refuse_move() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+                 IF NEW.notation LIKE 'bad%' THEN RAISE EXCEPTION 'refused on purpose'; END IF; RETURN NEW; END $$",
+                "CREATE TRIGGER refuse_move BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION refuse_move()",
+            ],
+            &["DROP TRIGGER refuse_move ON moves", "DROP FUNCTION refuse_move()"],
+        )
+    } else {
+        (
+            &["CREATE TRIGGER refuse_move BEFORE INSERT ON moves WHEN NEW.notation LIKE 'bad%' \
+               BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END"],
+            &["DROP TRIGGER refuse_move"],
+        )
+    }
+}
+
+/// A commit that fails is answered with an error and changes nothing of
+/// its game (no state without its move, no move without its state), and
+/// the moves of other games committed at the same moment, in the same
+/// batch, are not lost or answered wrongly because of it. When every
+/// commit fails, none is acknowledged and nothing changes.
+async fn failed_commits_change_nothing(store: &Store, url: &str) {
+    const GAMES: usize = 30;
+    let (refuse, allow) = failing_moves(url);
+    for sql in refuse {
+        raw_sql(url, sql).await;
+    }
+    for i in 0..GAMES {
+        store.insert_game(&new_game(&format!("fail{i}"), GameStatus::Active, None)).await.unwrap();
+    }
+    let mut next = new_game("x", GameStatus::Active, None).state;
+    next.ply = 1;
+    next.side_to_move = Side::Black;
+    let commit_all = |bad: fn(usize) -> bool| {
+        let racing = (0..GAMES).map(|i| {
+            let (store, next) = (store.clone(), next.clone());
+            tokio::spawn(async move {
+                let id = format!("fail{i}");
+                let played = [mv(0, if bad(i) { "bad-move" } else { "c3-d4" })];
+                let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+                (i, store.commit(&id, 1, &update).await)
+            })
+        });
+        futures_util::future::join_all(racing.collect::<Vec<_>>())
+    };
+    let unchanged = async |i: usize| {
+        let stored = store.load_game(&format!("fail{i}")).await.unwrap().unwrap();
+        assert_eq!((stored.version, stored.moves.len(), stored.state.ply), (1, 0, 0), "fail{i} is unchanged");
+    };
+
+    // Every third game's move fails; the others go through.
+    for done in commit_all(|i| i % 3 == 0).await {
+        let (i, answer) = done.unwrap();
+        if i % 3 == 0 {
+            assert!(answer.is_err(), "fail{i}: a failed commit is not acknowledged: {answer:?}");
+            unchanged(i).await;
+        } else {
+            assert!(answer.unwrap(), "fail{i}: commits beside a failed one");
+            let stored = store.load_game(&format!("fail{i}")).await.unwrap().unwrap();
+            assert_eq!((stored.version, stored.moves[0].notation.as_str()), (2, "c3-d4"), "fail{i}");
+        }
+    }
+    // The games whose move failed: every commit fails.
+    let remaining: Vec<usize> = (0..GAMES).filter(|i| i % 3 == 0).collect();
+    let all_fail = remaining.iter().map(|&i| {
+        let (store, next) = (store.clone(), next.clone());
+        tokio::spawn(async move {
+            let played = [mv(0, "bad-again")];
+            let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+            store.commit(&format!("fail{i}"), 1, &update).await
+        })
+    });
+    for (answer, &i) in futures_util::future::join_all(all_fail.collect::<Vec<_>>()).await.into_iter().zip(&remaining) {
+        assert!(answer.unwrap().is_err(), "fail{i}: nothing acknowledged");
+        unchanged(i).await;
+    }
+    // Once the failure is gone, the same commits go through.
+    for sql in allow {
+        raw_sql(url, sql).await;
+    }
+    for &i in &remaining {
+        let played = [mv(0, "bad-but-allowed")];
+        let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+        assert!(store.commit(&format!("fail{i}"), 1, &update).await.unwrap(), "fail{i} after the failure");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_moves_keep_their_order_in_each_game() {
+    let (store, _dir) = sqlite_store().await;
+    moves_keep_their_order_in_each_game(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_moves_keep_their_order_in_each_game() {
+    let Some((store, _db)) = postgres_store("postgres_moves_keep_their_order_in_each_game").await else { return };
+    moves_keep_their_order_in_each_game(&store).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_failed_commits_change_nothing() {
+    let (store, dir) = sqlite_store().await;
+    let url = format!("sqlite:{}", dir.path.join("monte.db").display());
+    failed_commits_change_nothing(&store, &url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_failed_commits_change_nothing() {
+    let Some((store, db)) = postgres_store("postgres_failed_commits_change_nothing").await else { return };
+    failed_commits_change_nothing(&store, &db.url).await;
+    store.close().await;
+}
+
+/// `SynchronousCommit::Off` reaches the connections that commit moves (a
+/// trigger writes the session's setting into the stored move), and is
+/// refused on SQLite, whose durability is fixed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn synchronous_commit_off_is_a_postgres_setting() {
+    let dir = tempdir::Dir::new();
+    let path = dir.path.join("monte.db").to_string_lossy().into_owned();
+    let refused = Store::connect_with(&path, "a", SynchronousCommit::Off).await;
+    assert!(matches!(refused, Err(StoreError::SynchronousCommitOnSqlite)), "{refused:?}");
+
+    if skip_postgres("synchronous_commit_off_is_a_postgres_setting") {
+        return;
+    }
+    let db = TestDatabase::create().await;
+    for setting in [SynchronousCommit::Off, SynchronousCommit::On] {
+        let store = Store::connect_with(&db.url, "test-a", setting).await.unwrap();
+        raw_sql(
+            &db.url,
+            "CREATE OR REPLACE FUNCTION tag_move() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+             NEW.notation := NEW.notation || ' ' || current_setting('synchronous_commit'); RETURN NEW; END $$",
+        )
+        .await;
+        raw_sql(
+            &db.url,
+            "CREATE OR REPLACE TRIGGER tag_move BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION tag_move()",
+        )
+        .await;
+        let id = format!("sync{setting}");
+        store.insert_game(&new_game(&id, GameStatus::Active, None)).await.unwrap();
+        let mut next = new_game(&id, GameStatus::Active, None).state;
+        next.ply = 1;
+        let played = [mv(0, "c3-d4")];
+        let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+        assert!(store.commit(&id, 1, &update).await.unwrap());
+        let stored = store.load_game(&id).await.unwrap().unwrap();
+        assert_eq!(stored.moves[0].notation, format!("c3-d4 {setting}"));
+        store.close().await;
+    }
 }
