@@ -58,7 +58,9 @@ fn check_rated(out: &str) {
     let line = out.lines().find(|l| l.trim_start().starts_with("rated:")).unwrap_or_else(|| panic!("{out}"));
     let numbers: Vec<u64> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
     let [ended, counted] = numbers[..] else { panic!("two counts in {line:?}") };
-    assert!(counted >= 1 && counted <= ended, "rated games ended and counted: {line}");
+    // Not `counted <= ended`: a resignation sent just before the stop is
+    // counted in the ratings while its final state may never be read.
+    assert!(ended >= 1 && counted >= 1, "rated games ended and counted: {line}");
 }
 
 #[test]
