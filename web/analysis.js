@@ -9,7 +9,7 @@
 import { request, ApiError, socketUrl, readMessage } from './api.js';
 import { h, clear, toast } from './dom.js';
 import { t, onLangChange } from './i18n.js';
-import { GAMES, GAME_NAMES, loadKind } from './games.js';
+import { GAMES, GAME_NAMES, loadKind, movingBoard } from './games.js';
 import { playedSquares } from './position.js';
 import { evalGraph } from './analysis-graph.js';
 
@@ -236,17 +236,7 @@ class AnalysisPage {
     this.choiceBox = h('div', { class: 'choices' });
     this.board = null;
     if (this.kind) {
-      this.board = this.entry.board(this.boardWrap, this.kind);
-      this.board.onSquare = (sq) => this.clickSquare(sq);
-      this.board.onDrop = (from, to) => {
-        this.selected = from;
-        this.clickSquare(to);
-      };
-      this.board.onDragStart = (sq) => {
-        this.selected = sq;
-        this.renderBoard();
-      };
-      this.board.canDrag = (sq) => Boolean(this.current && this.current.legal && this.current.legal.from[sq]);
+      this.board = movingBoard(this.source.game, this.boardWrap, this.kind, this);
     }
     this.evalBar = h('div', { class: 'eval-bar', role: 'img' }, [h('div', { class: 'eval-fill' })]);
     this.engineBox = h('div', { class: 'engine' });
@@ -420,6 +410,10 @@ class AnalysisPage {
       nav('›', t('next'), n && n.children[0]),
       h('button', { class: 'button icon', title: t('flip'), 'aria-label': t('flip'), onclick: () => { this.flipped = !this.flipped; this.renderBoard(); } }, '⇅'),
     );
+  }
+
+  canDrag(square) {
+    return Boolean(this.current && this.current.legal && this.current.legal.from[square]);
   }
 
   onKey(e) {

@@ -1,6 +1,6 @@
 // The page's entry point: the header (with who is signed in), the language
 // switch and a small router over the pages (/, /game/{id}, /invite/{code},
-// /join/{id}, /rules, /live, /analysis, /signin, /signup, /player/{name},
+// /join/{id}, /rules, /live, /analysis, /learn, /signin, /signup, /player/{name},
 // /leaderboard).
 
 import { clear } from './dom.js';
@@ -11,6 +11,7 @@ import { startPage, livePage, invitePage, joinPage, notFoundPage } from './pages
 import { gamePage } from './game.js';
 import { rulesPage } from './rules.js';
 import { analysisPage } from './analysis.js';
+import { learnPage } from './learn.js';
 import { accountBox, loadMe, signInPage, playerPage, leaderboardPage } from './account.js';
 
 const ROUTES = [
@@ -21,6 +22,7 @@ const ROUTES = [
   [/^\/rules$/, (main) => rulesPage(main), 'rules'],
   [/^\/live$/, (main) => livePage(main), 'live'],
   [/^\/analysis$/, (main) => analysisPage(main), 'analysis'],
+  [/^\/learn$/, (main) => learnPage(main), 'learn'],
   [/^\/signin$/, (main) => signInPage(main, 'in'), null],
   [/^\/signup$/, (main) => signInPage(main, 'up'), null],
   [/^\/player\/([^/]+)$/, (main, name) => playerPage(main, decodeURIComponent(name)), null],

@@ -108,3 +108,23 @@ export function staticBoard(game, fen, extra = {}) {
   board.update({ position: entry.parse(fen, kind), ...extra });
   return box;
 }
+
+/**
+ * A board to move on by selecting a piece and a square: `page` has
+ * `selected`, `clickSquare(square)`, `renderBoard()`, and `canDrag(square)`.
+ * A drag selects the piece it lifts and ends as a click on its square.
+ */
+export function movingBoard(game, container, kind, page) {
+  const board = GAMES[game].board(container, kind);
+  board.onSquare = (sq) => page.clickSquare(sq);
+  board.onDrop = (from, to) => {
+    page.selected = from;
+    page.clickSquare(to);
+  };
+  board.onDragStart = (sq) => {
+    page.selected = sq;
+    page.renderBoard();
+  };
+  board.canDrag = (sq) => page.canDrag(sq);
+  return board;
+}

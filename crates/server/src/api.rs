@@ -107,6 +107,8 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(crate::lobby::accept_seek))
         .routes(routes!(crate::analysis::line))
         .routes(routes!(crate::analysis::socket))
+        .routes(routes!(crate::learn::list))
+        .routes(routes!(crate::learn::try_move))
 }
 
 /// The OpenAPI document of the API (served at `/api/openapi.json`; a copy

@@ -20,6 +20,7 @@ pub mod error;
 pub mod games;
 pub mod hub;
 pub mod kinds;
+pub mod learn;
 pub mod lobby;
 pub mod metrics;
 pub mod model;

@@ -3,7 +3,7 @@
 //! helpers the board asks for that the game API does not give (docs/web.md).
 //!
 //! Pages (`/`, `/game/{id}`, `/invite/{code}`, `/join/{id}`, `/rules`, `/live`,
-//! `/analysis`, `/signin`, `/signup`, `/player/{name}`, `/leaderboard`) are one
+//! `/analysis`, `/learn`, `/signin`, `/signup`, `/player/{name}`, `/leaderboard`) are one
 //! HTML shell whose script draws the page; they are never cached. Assets
 //! live under `/assets/{version}/`, where the version is a hash of all the
 //! embedded files: a new binary means new URLs, so assets can be cached for
@@ -75,6 +75,7 @@ pub const ASSETS: &[Asset] = assets![
     "lobby.js",
     "analysis.js",
     "analysis-graph.js",
+    "learn.js",
 ];
 
 /// The pages: every one is the same shell, drawn by `app.js`.
@@ -86,6 +87,7 @@ pub const PAGES: &[&str] = &[
     "/rules",
     "/live",
     "/analysis",
+    "/learn",
     "/signin",
     "/signup",
     "/player/{name}",
