@@ -3,7 +3,7 @@
 // /join/{id}, /rules, /live, /analysis, /learn, /signin, /signup, /player/{name},
 // /leaderboard).
 
-import { clear } from './dom.js';
+import { clear, s as svg } from './dom.js';
 import { t, getLang, setLang, onLangChange } from './i18n.js';
 import { loadKinds } from './games.js';
 import { setRouter, navigate } from './router.js';
@@ -12,6 +12,7 @@ import { gamePage } from './game.js';
 import { rulesPage } from './rules.js';
 import { analysisPage } from './analysis.js';
 import { learnPage } from './learn.js';
+import { soundOn, setSoundOn, onSoundChange } from './sound.js';
 import { accountBox, loadMe, signInPage, playerPage, leaderboardPage } from './account.js';
 
 const ROUTES = [
@@ -51,7 +52,49 @@ function route() {
   leave = notFoundPage(main);
 }
 
+// ---- the board's theme and the sound switch, remembered ----
+
+const THEMES = ['wood', 'green'];
+const THEME_KEY = 'monte.theme';
+
+function theme() {
+  const saved = localStorage.getItem(THEME_KEY);
+  return THEMES.includes(saved) ? saved : THEMES[0];
+}
+
+function showPrefs() {
+  const on = soundOn();
+  const sound = document.querySelector('[data-pref="sound"]');
+  // A speaker with its sound waves, or crossed out (drawn: no emoji font needed).
+  clear(sound).appendChild(
+    svg('svg', { viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true', class: 'pref-icon' }, [
+      svg('path', { d: 'M3 9h4l5-4v14l-5-4H3z', fill: 'currentColor' }),
+      on
+        ? svg('path', { d: 'M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12', fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' })
+        : svg('path', { d: 'M16 9l6 6M22 9l-6 6', fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' }),
+    ]),
+  );
+  sound.setAttribute('aria-pressed', String(on));
+  sound.title = t(on ? 'soundOnTitle' : 'soundOffTitle');
+  sound.setAttribute('aria-label', t('sound'));
+  const current = theme();
+  document.documentElement.dataset.board = current;
+  const switcher = document.querySelector('[data-pref="theme"]');
+  switcher.textContent = '◐';
+  switcher.dataset.theme = current;
+  switcher.title = t('boardTheme', { theme: t(`theme.${current}`) });
+  switcher.setAttribute('aria-label', switcher.title);
+}
+
+document.querySelector('[data-pref="sound"]').addEventListener('click', () => setSoundOn(!soundOn()));
+document.querySelector('[data-pref="theme"]').addEventListener('click', () => {
+  localStorage.setItem(THEME_KEY, THEMES[(THEMES.indexOf(theme()) + 1) % THEMES.length]);
+  showPrefs();
+});
+onSoundChange(showPrefs);
+
 function header() {
+  showPrefs();
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
   for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === getLang()));
   document.querySelector('.lang').setAttribute('aria-label', t('language'));

@@ -32,7 +32,8 @@ export class Board {
       class: `board board-${spec.kind}`,
       viewBox: `${-MARGIN} 0 ${n + MARGIN + 6} ${n + MARGIN + 6}`,
       role: 'img',
-      'aria-label': t(spec.kind),
+      'aria-label': `${t(spec.kind)}. ${t('boardCursor')}`,
+      tabindex: '0',
     });
     this.svg.appendChild(defs());
     this.layers = {};
@@ -46,6 +47,57 @@ export class Board {
     this.svg.addEventListener('pointerup', (e) => this.pointerUp(e));
     this.svg.addEventListener('pointercancel', () => this.cancelDrag());
     this.svg.addEventListener('pointerleave', () => this.onHover && !this.pointer && this.onHover(null));
+    // The keyboard: a cursor square, shown once an arrow key is used.
+    this.cursor = null;
+    this.svg.addEventListener('keydown', (e) => this.keyDown(e));
+    this.svg.addEventListener('blur', () => {
+      this.cursor = null;
+      this.draw();
+    });
+  }
+
+  // ---- keyboard: arrows move a cursor, Enter or Space clicks its square ----
+
+  keyDown(e) {
+    const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (steps[e.key]) {
+      const [dx, dy] = steps[e.key];
+      this.cursor = this.cursor ? this.nextSquare(this.cursor, dx, dy) : this.firstCursor();
+    } else if ((e.key === 'Enter' || e.key === ' ') && this.cursor) {
+      const [x, y] = squareCoords(this.cursor);
+      if (this.onSquare && this.spec.exists(x, y)) this.onSquare(this.cursor);
+    } else {
+      return;
+    }
+    // The page's own keys (arrows step through the moves) wait while the board has the keys.
+    e.preventDefault();
+    e.stopPropagation();
+    this.draw();
+  }
+
+  /** Where the cursor starts: the selection, else the first piece that may move, else the middle. */
+  firstCursor() {
+    const m = this.model;
+    if (m.selected) return m.selected;
+    const movable = m.movable ? [...m.movable] : [];
+    if (movable.length) return movable[0];
+    const n = this.spec.size;
+    return squareName(n >> 1, n >> 1);
+  }
+
+  /**
+   * The square next to `name` as the screen shows it (`dx`, `dy`: right and
+   * up on the screen). The cursor goes over every square of the grid, the
+   * ones a game does not use too (Salta's light squares), so that each
+   * square is one key from its neighbours.
+   */
+  nextSquare(name, dx, dy) {
+    const [x, y] = squareCoords(name);
+    const n = this.spec.size;
+    const [sx, sy] = this.model.flipped ? [-dx, -dy] : [dx, dy];
+    const nx = Math.min(n - 1, Math.max(0, x + sx));
+    const ny = Math.min(n - 1, Math.max(0, y + sy));
+    return squareName(nx, ny);
   }
 
   /** The centre of a square in SVG units, as drawn (flipped or not). */
@@ -122,6 +174,11 @@ export class Board {
     }
 
     if (spec.decorate) spec.decorate({ marks, over, pieces }, m, (sq) => this.centre(sq));
+
+    if (this.cursor) {
+      const [cx, cy] = this.centre(this.cursor);
+      over.appendChild(s('rect', { x: cx - SQ / 2 + 4, y: cy - SQ / 2 + 4, width: SQ - 8, height: SQ - 8, rx: 10, class: 'cursor', dataset: { square: this.cursor } }));
+    }
 
     // Pieces.
     const occupied = new Set(m.position ? m.position.pieces.keys() : []);
@@ -227,6 +284,11 @@ export class Board {
 
   pointerDown(e) {
     if (e.button !== 0) return;
+    if (this.cursor) {
+      // The mouse or a finger takes over from the keyboard.
+      this.cursor = null;
+      this.draw();
+    }
     const [px, py] = this.svgPoint(e);
     const square = this.squareAt(px, py);
     if (!square) return;

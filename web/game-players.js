@@ -6,6 +6,7 @@ import { h, clear } from './dom.js';
 import { t, levelName } from './i18n.js';
 import { smallDisc } from './pieces.js';
 import { SIDES, otherSide } from './position.js';
+import { playSound } from './sound.js';
 
 export class Players {
   constructor(page) {
@@ -112,6 +113,13 @@ export class Players {
       const text = ms < 10000 ? (ms / 1000).toFixed(1) : `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
       if (node.textContent !== text) node.textContent = text;
       node.classList.toggle('low', ms < 20000);
+      // One warning per side and game when one's own running clock falls under 10 s.
+      const key = `${v.id} ${side}`;
+      if (!this.warned) this.warned = new Set();
+      if (ms < 10000 && c.running === side && v.status === 'active' && page.seats[side] && !this.warned.has(key)) {
+        this.warned.add(key);
+        playSound('lowTime');
+      }
     }
   }
 }

@@ -18,6 +18,7 @@ import { StatusPanel } from './game-status.js';
 import { MoveList } from './game-moves.js';
 import { Actions } from './game-actions.js';
 import { missingCard } from './pages.js';
+import { playSound } from './sound.js';
 
 export function gamePage(main, id) {
   const page = new GamePage(main, id);
@@ -161,6 +162,7 @@ class GamePage {
     }
     if (old && old.status !== 'over' && view.status === 'over') this.actions.bannerHidden = false;
     this.render();
+    if (old) this.sound(old, view);
     // Show the move just made: a slide along its path, or a drop flying in
     // from the reserve. A move dragged by hand is already where it went.
     const move = view.last_move;
@@ -169,6 +171,18 @@ class GamePage {
       if (!dragged) this.board.animateMove(move, old.side_to_move);
     }
     this.draggedTo = null;
+  }
+
+  /** The sound of a change: the game's end, else a move (a call, a jump or capture, a plain move). */
+  sound(old, view) {
+    if (old.status !== 'over' && view.status === 'over') return playSound('end');
+    if (view.ply !== old.ply + 1 || !view.last_move) return;
+    const before = this.entry.parse(old.fen, this.kind);
+    const after = this.entry.parse(view.fen, this.kind);
+    const captured = (p) => (p.captured ? p.captured.white + p.captured.black : 0);
+    if (after.call) playSound('call');
+    else if (view.last_move.kind === 'jump' || captured(after) > captured(before)) playSound('capture');
+    else playSound('move');
   }
 
   /** An event pushed with a change: the player whose draw offer was declined is told. */

@@ -160,6 +160,13 @@ export async function waitForPly(page, ply, timeout = 20000) {
   await page.waitForFunction((n) => document.querySelectorAll('.moves .mv[data-ply]').length === n, ply, { timeout });
 }
 
+/** A move by two clicks (from, to), then waits for the move list to reach `ply` moves. */
+export async function clickMove(page, from, to, ply) {
+  await clickSquare(page, from);
+  await clickSquare(page, to);
+  await waitForPly(page, ply);
+}
+
 export async function destinations(page) {
   return page.locator('.board-wrap .dest').evaluateAll((nodes) => nodes.map((n) => n.dataset.square).sort());
 }

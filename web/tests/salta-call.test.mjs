@@ -3,23 +3,18 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, history, waitForPly, destinations, newGame, clickMove } from './helpers.mjs';
 
 const env = serverAndBrowser();
 
-async function move(page, from, to, ply) {
-  await clickSquare(page, from);
-  await clickSquare(page, to);
-  await waitForPly(page, ply);
-}
 
 test('a Salta call and the forced reply', async () => {
   const page = await openPage(env.browser);
   await newGame(page, env.server.url, { game: 'salta', opponent: 'local' });
   await page.locator('.status', { hasText: 'White to move' }).waitFor();
-  await move(page, 'e3', 'f4', 1);
-  await move(page, 'd8', 'e7', 2);
-  await move(page, 'f4', 'g5', 3);
+  await clickMove(page, 'e3', 'f4', 1);
+  await clickMove(page, 'd8', 'e7', 2);
+  await clickMove(page, 'f4', 'g5', 3);
 
   // e7-f6 may carry a call: the destination is marked, and the page asks.
   await clickSquare(page, 'e7');

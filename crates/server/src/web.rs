@@ -76,6 +76,7 @@ pub const ASSETS: &[Asset] = assets![
     "analysis.js",
     "analysis-graph.js",
     "learn.js",
+    "sound.js",
 ];
 
 /// The pages: every one is the same shell, drawn by `app.js`.
