@@ -4,7 +4,9 @@
 # own (release binary, temporary SQLite file, free port). Installs what is
 # missing on a fresh Debian machine: chromium and Node.js with npm (apt),
 # playwright-core (npm ci in web/tests). Screenshots of the boards go to
-# web/tests/artifacts/.
+# web/tests/artifacts/; screenshots of the main pages at 1280x800,
+# 1366x768, 390x844 and 844x390 in both languages (screens.test.mjs) go to
+# target/web-screenshots/, the directory CI keeps as artifacts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +29,6 @@ echo "== cargo build --release (the monte binary)"
 cargo build --release --locked -p monte-cli
 
 echo "== web tests (Chromium $(/usr/bin/chromium --version 2> /dev/null | grep -o '[0-9][0-9.]*' | head -1))"
-rm -rf web/tests/artifacts
+rm -rf web/tests/artifacts target/web-screenshots
 cd web/tests
 node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs
