@@ -87,10 +87,12 @@ class Game:
         """Whether the rules have ended the game."""
     def result(self) -> GameResult | None:
         """How the game ended; ``None`` while it goes on."""
-    def perft(self, depth: int) -> int:
+    def perft(self, depth: int, threads: int | None = None) -> int:
         """The number of move sequences ``depth`` plies long from the current
         position (move limits and repetition ignored, as in chess). Runs
-        without holding the GIL."""
+        without holding the GIL, on ``threads`` threads (default: every
+        core); Ctrl-C stops it (KeyboardInterrupt) and leaves the game as
+        it was."""
     def record(self, tags: dict[str, str] | None = None, result: str | None = None) -> str:
         """The game record (docs/notation.md): tags ``Game``, ``Rules``,
         ``FEN`` (for a start of one's own), the ``tags`` given (``White``,
@@ -220,7 +222,8 @@ class BatchEnv:
     again at once, and the step returns the new game's first observation.
     The arrays are the environment's own and each step overwrites them:
     copy what must be kept. Steps run without the GIL, on ``threads``
-    threads (default: a core per 128 games).
+    threads (default: a core per 128 games, up to every core) of a pool
+    that every ``BatchEnv`` and ``perft`` with that many threads shares.
     """
 
     def __new__(
@@ -256,7 +259,8 @@ class BatchEnv:
         """Play ``plies`` uniformly random plies in every game in Rust,
         writing the arrays once at the end (rewards, dones and truncated of
         the last ply): random play at full speed. Returns how many games
-        ended."""
+        ended. Ctrl-C stops it (KeyboardInterrupt): every game then stands
+        where it stopped, its arrays written, ready for more steps."""
     def fens(self) -> list[str]:
         """Each game's position string."""
     @property

@@ -4,14 +4,20 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::num::NonZeroUsize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use monte_rules::game::RepetitionRule;
 use monte_rules::{Encoding, GameKind, Rng, Status, with_game};
 use numpy::{Element, PyArray, PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray};
 use pyo3::prelude::*;
+use rayon::ThreadPool;
 
-use crate::{count, value_error};
+use crate::{count, pool, value_error};
+
+/// How many plies of one game `step_random` plays between two looks at
+/// its stop flag (a few hundred microseconds).
+const STOP_CHECK_PLIES: usize = 1024;
 
 /// Hashes Zobrist keys, which are random already, as themselves.
 #[derive(Default, Debug)]
@@ -174,7 +180,9 @@ where
     }
 
     /// Run `work(first, slots, outputs)` over the games in runs, one run
-    /// per thread, `first` being the index of a run's first game.
+    /// per thread of the rayon pool this is called in (one run, on this
+    /// thread, for `threads` 1), `first` being the index of a run's first
+    /// game.
     fn in_runs<F>(&mut self, outputs: Outputs<'_>, work: F)
     where
         F: Fn(&Self, usize, &mut [Slot<P>], Outputs<'_>) + Sync,
@@ -182,19 +190,23 @@ where
         let mut slots = std::mem::take(&mut self.slots);
         let run = slots.len().div_ceil(self.threads).max(1);
         let this = &*self;
-        std::thread::scope(|scope| {
-            let mut rest_slots = &mut slots[..];
-            let mut rest_outputs = outputs;
-            let mut first = 0;
-            while rest_slots.len() > run {
-                let (slots_here, later_slots) = rest_slots.split_at_mut(run);
-                let (outputs_here, later_outputs) = rest_outputs.split_at(run, P::OBSERVATION_LEN, P::ACTIONS);
-                let work = &work;
-                scope.spawn(move || work(this, first, slots_here, outputs_here));
-                (rest_slots, rest_outputs, first) = (later_slots, later_outputs, first + run);
-            }
-            work(this, first, rest_slots, rest_outputs);
-        });
+        if run >= slots.len() {
+            work(this, 0, &mut slots, outputs);
+        } else {
+            rayon::scope(|scope| {
+                let mut rest_slots = &mut slots[..];
+                let mut rest_outputs = outputs;
+                let mut first = 0;
+                while rest_slots.len() > run {
+                    let (slots_here, later_slots) = rest_slots.split_at_mut(run);
+                    let (outputs_here, later_outputs) = rest_outputs.split_at(run, P::OBSERVATION_LEN, P::ACTIONS);
+                    let work = &work;
+                    scope.spawn(move |_| work(this, first, slots_here, outputs_here));
+                    (rest_slots, rest_outputs, first) = (later_slots, later_outputs, first + run);
+                }
+                work(this, first, rest_slots, rest_outputs);
+            });
+        }
         self.slots = slots;
     }
 
@@ -227,8 +239,9 @@ trait Batch: Send + Sync + std::fmt::Debug {
     fn random_actions(&mut self, actions: &mut [i64]);
     /// Play `plies` uniformly random moves in every game, writing
     /// observations and masks only at the end; returns the games that
-    /// ended meanwhile.
-    fn step_random(&mut self, plies: usize, outputs: Outputs<'_>) -> u64;
+    /// ended meanwhile. Once `stop` is set each game stops where it stands
+    /// (within [`STOP_CHECK_PLIES`] plies), its arrays written.
+    fn step_random(&mut self, plies: usize, outputs: Outputs<'_>, stop: &AtomicBool) -> u64;
     /// Each game's position string.
     fn fens(&self) -> Vec<String>;
 }
@@ -283,22 +296,28 @@ where
         }
     }
 
-    fn step_random(&mut self, plies: usize, outputs: Outputs<'_>) -> u64 {
-        let ended = std::sync::atomic::AtomicU64::new(0);
+    fn step_random(&mut self, plies: usize, outputs: Outputs<'_>, stop: &AtomicBool) -> u64 {
+        let ended = AtomicU64::new(0);
         self.in_runs(outputs, |games, _, slots, mut outputs| {
             let mut ended_here = 0;
             for (i, slot) in slots.iter_mut().enumerate() {
                 let mut ending = Ending::NONE;
-                for _ in 0..plies {
-                    // A game in progress always has a move (a stuck side
-                    // passes), and a finished one has been restarted.
-                    let Some(mv) = slot.position.random_move(&mut slot.rng) else { break };
-                    ending = games.play(slot, mv);
-                    ended_here += u64::from(ending.done);
+                let mut left = plies;
+                while left > 0 && !stop.load(Ordering::Relaxed) {
+                    let stretch = left.min(STOP_CHECK_PLIES);
+                    left -= stretch;
+                    for _ in 0..stretch {
+                        // A game in progress always has a move (a stuck
+                        // side passes), and a finished one has been
+                        // restarted.
+                        let Some(mv) = slot.position.random_move(&mut slot.rng) else { break };
+                        ending = games.play(slot, mv);
+                        ended_here += u64::from(ending.done);
+                    }
                 }
                 games.report(slot, i, ending, &mut outputs);
             }
-            ended.fetch_add(ended_here, std::sync::atomic::Ordering::Relaxed);
+            ended.fetch_add(ended_here, Ordering::Relaxed);
         });
         ended.into_inner()
     }
@@ -354,10 +373,15 @@ const DEFAULT_MAX_STEPS: i64 = 1000;
 /// a machine's memory.
 const MAX_GAMES: i64 = 1 << 20;
 
-/// Each thread a step starts gets at least this many games: below it,
-/// starting the thread (and, on a busy machine, waiting for a core) costs
-/// more than the thread saves.
+/// Each thread a step uses by default gets at least this many games: below
+/// it, handing games to another thread (waking it and, on a busy machine,
+/// waiting for a core) costs more than the thread saves.
 const GAMES_PER_THREAD: usize = 128;
+
+/// A `step_random` on one thread of fewer plies than this in all (a few
+/// milliseconds) runs on the calling thread, as `step` does: handing it
+/// to a worker and waiting interruptibly would cost more than the wait.
+const SHORT_RANDOM_PLIES: usize = 1 << 16;
 
 /// `n` games of one kind stepped together in Rust: actions in, and
 /// observations, legal-action masks, rewards and ends out as numpy arrays.
@@ -368,8 +392,9 @@ const GAMES_PER_THREAD: usize = 128;
 /// `max_steps` plies: truncated) starts again at once, and the step returns
 /// the new game's first observation. The arrays are the environment's own
 /// and each step overwrites them: copy what must be kept. Steps run
-/// without the GIL, on `threads` threads (default: a core per 128
-/// games). See docs/python.md.
+/// without the GIL, on `threads` threads (default: a core per 128 games,
+/// up to every core) of a pool that every `BatchEnv` and `perft` with that
+/// many threads shares. See docs/python.md.
 #[pyclass(module = "monte")]
 #[derive(Debug)]
 pub(crate) struct BatchEnv {
@@ -398,6 +423,9 @@ pub(crate) struct BatchEnv {
     to_play: Py<PyArray1<i8>>,
     /// The actions of the step under way, copied out of Python's array.
     scratch_actions: Vec<i64>,
+    /// The threads the games are spread over, and their shared pool.
+    threads: usize,
+    pool: Arc<ThreadPool>,
     /// The seeds of resets without one.
     seeds: Rng,
 }
@@ -410,8 +438,8 @@ fn writable<'py, T: Element, D: numpy::ndarray::Dimension>(
     array.bind(py).try_readwrite().map_err(|error| value_error(format!("the environment's arrays are in use: {error}")))
 }
 
-/// Borrow every output array of `env` writable and run `work` on them
-/// without the GIL.
+/// Borrow every output array of `env` writable and evaluate `body` with
+/// them as `outputs` and the games as `games`.
 macro_rules! with_outputs {
     ($env:expr, $py:expr, |$games:ident, $outputs:ident| $body:expr) => {{
         let py = $py;
@@ -430,7 +458,7 @@ macro_rules! with_outputs {
             to_play: to_play.as_slice_mut().map_err(value_error)?,
         };
         let $games = &mut $env.games;
-        py.detach(move || $body)
+        $body
     }};
 }
 
@@ -463,13 +491,7 @@ impl BatchEnv {
         if max_steps == Some(0) {
             return Err(value_error("max_steps must be at least 1 (or None)"));
         }
-        let threads = match threads {
-            Some(t) => count::<usize>("threads", t).and_then(|t| {
-                if (1..=64).contains(&t) { Ok(t) } else { Err(value_error(format!("threads {t}: expected 1 to 64"))) }
-            })?,
-            None if n < GAMES_PER_THREAD => 1,
-            None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get).min(n / GAMES_PER_THREAD),
-        };
+        let threads = pool::thread_count(threads, pool::cores().min(n / GAMES_PER_THREAD))?;
         let games = new_batch(kind, rules, fen, n, max_steps, threads)?;
         let [planes, rows, columns] = crate::encoding::observation_shape(kind);
         let observed = if observations { n } else { 0 };
@@ -484,6 +506,8 @@ impl BatchEnv {
             truncated: PyArray1::zeros(py, n, false).unbind(),
             to_play: PyArray1::zeros(py, n, false).unbind(),
             scratch_actions: vec![0; n],
+            threads,
+            pool: pool::pool(threads)?,
             seeds: Rng::new(seed),
         };
         env.start(py, seed)?;
@@ -517,7 +541,8 @@ impl BatchEnv {
         self.games.check(actions).map_err(value_error)?;
         self.scratch_actions.copy_from_slice(actions);
         let actions = &self.scratch_actions;
-        with_outputs!(self, py, |games, outputs| games.step(actions, outputs));
+        let (threads, pool) = (self.threads, &self.pool);
+        with_outputs!(self, py, |games, outputs| detached(py, threads, pool, || games.step(actions, outputs)));
         self.results(py)
     }
 
@@ -531,9 +556,22 @@ impl BatchEnv {
     /// Play `plies` uniformly random plies in every game in Rust, writing
     /// the arrays once at the end (rewards, dones and truncated of the
     /// last ply): random play at full speed. Returns how many games ended.
+    /// Ctrl-C stops it (KeyboardInterrupt): every game then stands where
+    /// it stopped, its arrays written, ready for more steps.
     fn step_random(&mut self, py: Python<'_>, plies: i64) -> PyResult<u64> {
         let plies: usize = count("plies", plies)?;
-        with_outputs!(self, py, |games, outputs| Ok(games.step_random(plies, outputs)))
+        let stop = AtomicBool::new(false);
+        let (threads, pool) = (self.threads, Arc::clone(&self.pool));
+        if threads == 1 && plies.saturating_mul(self.n) < SHORT_RANDOM_PLIES {
+            return with_outputs!(
+                self,
+                py,
+                |games, outputs| Ok(py.detach(|| games.step_random(plies, outputs, &stop)))
+            );
+        }
+        with_outputs!(self, py, |games, outputs| {
+            pool::run_interruptibly(py, &pool, &stop, || games.step_random(plies, outputs, &stop))
+        })
     }
 
     /// Each game's position string.
@@ -572,9 +610,16 @@ impl BatchEnv {
     }
 }
 
+/// Run `work` without the GIL: on this thread for one thread, else in
+/// `pool` (where `Games::in_runs` spreads the games over its threads).
+fn detached<R: Send>(py: Python<'_>, threads: usize, pool: &ThreadPool, work: impl FnOnce() -> R + Send) -> R {
+    py.detach(|| if threads == 1 { work() } else { pool.install(work) })
+}
+
 impl BatchEnv {
     fn start(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        with_outputs!(self, py, |games, outputs| games.reset(seed, outputs));
+        let (threads, pool) = (self.threads, &self.pool);
+        with_outputs!(self, py, |games, outputs| detached(py, threads, pool, || games.reset(seed, outputs)));
         Ok(())
     }
 

@@ -8,16 +8,17 @@
 
 mod batch;
 mod encoding;
+mod perft;
+mod pool;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use monte_engine::ai::{Choice, choose_any, search_any};
 use monte_engine::{Level, Limits, Score, SearchOptions, Searcher};
 use monte_rules::any::AnyGame;
-use monte_rules::perft::perft;
 use monte_rules::record::{RESULTS, Record};
 use monte_rules::{GameKind, Outcome, RenderStyle, Rng, Side, each_game};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
@@ -205,11 +206,23 @@ impl Game {
 
     /// The number of move sequences `depth` plies long from the current
     /// position (move limits and repetition ignored, as in chess). Runs
-    /// without holding the GIL.
-    fn perft(slf: &Bound<'_, Self>, depth: i64) -> PyResult<u64> {
+    /// without holding the GIL, on `threads` threads (default: every
+    /// core); Ctrl-C stops it (KeyboardInterrupt) and leaves the game as
+    /// it was.
+    #[pyo3(signature = (depth, threads = None))]
+    fn perft(slf: &Bound<'_, Self>, depth: i64, threads: Option<i64>) -> PyResult<u64> {
         let depth: u32 = count("depth", depth)?;
+        let threads = pool::thread_count(threads, pool::cores())?;
         let game = slf.borrow().copy_released();
-        Ok(slf.py().detach(move || each_game!(&game, g => perft(g.position(), depth))))
+        let py = slf.py();
+        let stop = AtomicBool::new(false);
+        let count_all = || each_game!(&game, g => perft::perft_in_parallel(g.position(), depth, &stop));
+        if depth <= perft::SUBTREE_DEPTH {
+            // Milliseconds: no threads to wake, nothing to interrupt.
+            return Ok(py.detach(count_all));
+        }
+        let pool = pool::pool(threads)?;
+        pool::run_interruptibly(py, &pool, &stop, count_all)
     }
 
     /// The game record (docs/notation.md): tags `Game`, `Rules`, `FEN`
@@ -545,7 +558,7 @@ impl Engine {
         let strength = self.strength;
         let stop = AtomicBool::new(false);
         std::thread::scope(|scope| {
-            let (sender, mut receiver) = mpsc::channel();
+            let (sender, receiver) = mpsc::channel();
             let (game, stop, thinker) = (&game, &stop, &self.thinker);
             scope.spawn(move || {
                 let mut thinker = thinker.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -558,34 +571,10 @@ impl Engine {
                 // waiting, which has already been reported.
                 let _ = sender.send(choice);
             });
-            loop {
-                let (back, waited) = py.detach(move || {
-                    let waited = receiver.recv_timeout(SIGNAL_CHECK_INTERVAL);
-                    (receiver, waited)
-                });
-                receiver = back;
-                match waited {
-                    Ok(choice) => return choice.map_err(value_error),
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(interrupt) = py.check_signals() {
-                            stop.store(true, Ordering::Relaxed);
-                            // The stopped search returns soon; other Python
-                            // threads run meanwhile.
-                            let _ = py.detach(move || receiver.recv());
-                            return Err(interrupt);
-                        }
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(value_error("the search ended without a move"));
-                    }
-                }
-            }
+            pool::wait_interruptibly(py, receiver, stop)?.map_err(value_error)
         })
     }
 }
-
-/// How often a waiting search lets Python run its signal handlers.
-const SIGNAL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
 
 /// Salta and Focus: rules, records and engine (the Rust crates
 /// monte-rules and monte-engine).

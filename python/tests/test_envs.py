@@ -8,6 +8,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import monte
+from conftest import seconds_to_stop_by_ctrl_c
 from monte.envs import GymEnv, PettingZooEnv
 from test_rules import FOCUS_LAST_STACK, SALTA_WIN_AVAILABLE
 
@@ -153,18 +154,41 @@ def test_batch_env_refuses_bad_input_and_changes_nothing():
             make()
 
 
+def assert_arrays_describe_the_games(env, count=8):
+    for i, fen in enumerate(env.fens()[:count]):
+        g = monte.Game(env.game, fen=fen)
+        assert np.array_equal(env.observations[i], g.observation())
+        assert np.array_equal(env.masks[i], g.legal_action_mask())
+        assert env.to_play[i] == (0 if g.side_to_move == "white" else 1)
+
+
 @pytest.mark.parametrize("game", monte.GAMES)
-def test_batch_env_random_play_on_threads(game):
-    """step_random on two threads: the same games as on one, and arrays
-    that describe the positions reached."""
-    one, two = (monte.BatchEnv(game, 64, seed=9, threads=t, max_steps=300) for t in (1, 2))
-    assert one.step_random(500) == two.step_random(500) > 0
-    assert one.fens() == two.fens()
-    assert np.array_equal(one.observations, two.observations) and np.array_equal(one.masks, two.masks)
-    for i, fen in enumerate(one.fens()[:8]):
-        g = monte.Game(game, fen=fen)
-        assert np.array_equal(one.observations[i], g.observation())
-        assert np.array_equal(one.masks[i], g.legal_action_mask())
+@pytest.mark.parametrize(("n", "threads"), [(64, 2), (65, 3)])
+def test_batch_env_random_play_on_threads(game, n, threads):
+    """step_random and step on several threads (runs of unequal size too):
+    the same games as on one, and arrays that describe the positions
+    reached."""
+    one, many = (monte.BatchEnv(game, n, seed=9, threads=t, max_steps=300) for t in (1, threads))
+    assert one.step_random(500) == many.step_random(500) > 0
+    for _ in range(3):
+        one.step(one.random_actions())
+        many.step(many.random_actions())
+    assert one.fens() == many.fens()
+    for name in ("observations", "masks", "rewards", "dones", "truncated", "to_play"):
+        assert np.array_equal(getattr(one, name), getattr(many, name)), name
+    assert_arrays_describe_the_games(many)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_random_play(threads):
+    env = monte.BatchEnv("focus", 256, seed=3, threads=threads)
+    # Days of random play.
+    assert seconds_to_stop_by_ctrl_c(lambda: env.step_random(10**12)) < 2
+    # Every game stands where it stopped, its arrays written, and play goes on.
+    assert_arrays_describe_the_games(env)
+    env.step(env.random_actions())
+    assert env.step_random(10) >= 0
+    assert_arrays_describe_the_games(env)
 
 
 def test_batch_env_without_observations():

@@ -6,7 +6,7 @@ import copy
 import pytest
 
 import monte
-from conftest import RULES_TESTS
+from conftest import RULES_TESTS, seconds_to_stop_by_ctrl_c
 
 # Perft cases whose count is above this are left to the Rust tests: the
 # point here is that Python reaches the same rules, not their speed.
@@ -48,6 +48,31 @@ def perft_cases():
 @pytest.mark.parametrize(("game", "rules", "fen", "depth", "count"), perft_cases())
 def test_perft_matches_the_rust_cases(game, rules, fen, depth, count):
     assert monte.Game(game, rules=rules, fen=fen).perft(depth) == count
+
+
+@pytest.mark.parametrize(("game", "depth", "count"), [("salta", 6, 1_681_432), ("focus", 5, 1_286_946)])
+def test_perft_on_threads_counts_the_same(game, depth, count):
+    """Deep enough that the tree is split among the threads (the start
+    positions' counts of crates/rules/tests/perft)."""
+    g = monte.Game(game)
+    assert [g.perft(depth, threads=t) for t in (1, 2, 3)] == [count] * 3
+
+
+@pytest.mark.parametrize("game", monte.GAMES)
+def test_ctrl_c_stops_a_perft(game):
+    g = monte.Game(game)
+    g.play(g.legal_moves()[0])
+    before = (g.fen(), g.history())
+    # Far more than a lifetime of counting.
+    assert seconds_to_stop_by_ctrl_c(lambda: g.perft(20)) < 2
+    assert (g.fen(), g.history()) == before
+    assert g.perft(2) == sum(len(child_moves(g, move)) for move in g.legal_moves())
+
+
+def child_moves(g, move):
+    child = g.clone()
+    child.play(move)
+    return child.legal_moves()
 
 
 def test_perft_cases_cover_both_games():
@@ -117,6 +142,8 @@ def test_an_illegal_move_raises_and_changes_nothing(game, move, message):
         (lambda: monte.Game.from_record('[Game "chess"]\n\n*'), "unknown game"),
         (lambda: monte.Game.from_record("[Game"), "record, line 1"),
         (lambda: monte.Game("salta").perft(-1), "depth -1"),
+        (lambda: monte.Game("salta").perft(6, threads=0), "threads 0: expected 1 to 64"),
+        (lambda: monte.Game("focus").perft(6, threads=65), "threads 65"),
         (lambda: monte.Game("salta").record(result="2-0"), "result `2-0`"),
         (lambda: monte.Game("salta").record({"Wh ite": "x"}), "tags"),
         (lambda: monte.Game("salta").record({"White": "x\ny"}), "tags"),
