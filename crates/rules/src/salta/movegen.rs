@@ -148,6 +148,15 @@ fn random_step(own: u64, empty: u64, rng: &mut crate::Rng) -> SaltaMove {
     SaltaMove::PASS
 }
 
+/// A group of moves of [`SaltaPosition::bulk_groups`].
+#[derive(Clone, Copy)]
+enum BulkGroup {
+    /// The jumps of the piece on this square.
+    Jumps(Square),
+    /// The steps of every piece in this direction.
+    Steps(Dir),
+}
+
 /// The destination sets of the pieces that can move.
 /// (An `ArrayVec`, which unlike an array needs no zeroing when made: that
 /// was 5% of a random playout.)
@@ -490,6 +499,9 @@ impl SaltaPosition {
                 }
             }
         }
+        if let Some(mv) = self.random_in_bulk(rng) {
+            return Some(mv);
+        }
         let mut sets = MoveSets::new();
         self.move_sets(&mut sets);
         let mut calls = [0u64; 15];
@@ -535,39 +547,83 @@ impl SaltaPosition {
         if n == 0 { 1 } else { n }
     }
 
-    /// [`Self::count_legal`] without a set per piece, where that is exact
-    /// (no pending call, no blockade ban, no winning move that would drop
-    /// its call): the steps are counted for all pieces at once, a direction
-    /// at a time, and only the pieces that can jump are visited. A step
+    /// The legal moves in groups, without a set per piece, where that is
+    /// exact (no pending call, no blockade ban, no winning move that would
+    /// drop its call; else `false` and no group): `visit(group, ends,
+    /// called)` gets each piece that can jump with its jumps' ends, then
+    /// each direction with the ends of all pieces' steps that way; `called`
+    /// are the ends whose move may carry a call, each one move more. A step
     /// never ends where a jump sequence of the same piece can (a jump
-    /// changes the file by two), so the two counts add up; a step's call
-    /// squares are the fixed ones and the neighbour beside the square it
-    /// left, and a jump's only the fixed ones (it never ends next to its
-    /// start). Perft counts most of its nodes here.
+    /// changes the file by two), so every move is in one group; a step's
+    /// call squares are the fixed ones and the neighbour beside the square
+    /// it left, and a jump's only the fixed ones (it never ends next to its
+    /// start).
     #[inline(always)]
-    fn count_in_bulk(&self) -> Option<u64> {
+    fn bulk_groups(&self, mut visit: impl FnMut(BulkGroup, u64, u64)) -> bool {
         let us = self.side.index();
         let calls = self.rules.calls;
         if self.call != NONE || self.rules.blockade_ban || (calls && self.home[us] == 14) {
-            return None;
+            return false;
         }
         let (own, opp) = (self.occ[us], self.occ[us ^ 1]);
         let empty = self.empty();
         let graph = JumpGraph::new(opp, empty, self.jump_dirs());
         let jumpers = graph.jumpers(own);
         let squares = if calls { self.call_squares() } else { CallSquares { fixed: 0, beside: [0; 4] } };
-        let mut n = 0u32;
         for from in Squares(jumpers) {
             let ends = self.jump_ends(from, &graph);
-            n += ends.count_ones() + (ends & squares.fixed).count_ones();
+            visit(BulkGroup::Jumps(from), ends, ends & squares.fixed);
         }
         if !(self.rules.compulsory_jumps && jumpers != 0) {
             for d in Dir::ALL {
                 let to = shift(own, d) & empty;
-                n += to.count_ones() + (to & (squares.fixed | squares.beside[d as usize])).count_ones();
+                visit(BulkGroup::Steps(d), to, to & (squares.fixed | squares.beside[d as usize]));
             }
         }
+        true
+    }
+
+    /// [`Self::count_legal`] from [`Self::bulk_groups`], where they apply:
+    /// the steps are counted for all pieces at once, a direction at a time,
+    /// and only the pieces that can jump are visited. Perft counts most of
+    /// its nodes here.
+    #[inline(always)]
+    fn count_in_bulk(&self) -> Option<u64> {
+        let mut n = 0u32;
+        if !self.bulk_groups(|_, ends, called| n += ends.count_ones() + called.count_ones()) {
+            return None;
+        }
         Some(if n == 0 { 1 } else { n as u64 })
+    }
+
+    /// [`Self::random_legal`] from [`Self::bulk_groups`], where they apply:
+    /// a uniform pick among the groups' moves, without a set per piece.
+    #[inline(always)]
+    fn random_in_bulk(&self, rng: &mut crate::Rng) -> Option<SaltaMove> {
+        let mut groups = arrayvec::ArrayVec::<(BulkGroup, u64, u64), 19>::new();
+        if !self.bulk_groups(|group, ends, called| groups.push((group, ends, called))) {
+            return None;
+        }
+        let total: u32 = groups.iter().map(|&(_, ends, called)| ends.count_ones() + called.count_ones()).sum();
+        if total == 0 {
+            return Some(SaltaMove::PASS);
+        }
+        let mut k = rng.below(total as usize);
+        for &(group, ends, called) in &groups {
+            for (set, call) in [(ends, false), (called, true)] {
+                let n = set.count_ones() as usize;
+                if k < n {
+                    let to = nth_in(set, k);
+                    let from = match group {
+                        BulkGroup::Jumps(from) => from,
+                        BulkGroup::Steps(d) => (to as i32 - d.square_offset()) as Square,
+                    };
+                    return Some(SaltaMove { from, to, call });
+                }
+                k -= n;
+            }
+        }
+        unreachable!("the pick is below the total of the groups")
     }
 
     /// `perft(2)` (see [`Position::count_replies`]): the moves of the move
