@@ -2,6 +2,7 @@
 (moves) per second, for both games.
 
     target/pyenv/bin/python python/examples/bench.py [--seconds S] [--games salta,focus]
+        [--rows TEXT] [--cpu]
 
 Every row plays uniformly random legal moves and starts a new game when
 one ends or reaches 1000 plies (the environments' default cut):
@@ -20,12 +21,22 @@ one ends or reaches 1000 plies (the environments' default cut):
 - BatchEnv n, no planes: the same with observations=False;
 - BatchEnv n, step_random: random play inside Rust, arrays written once
   per call of 1000 plies a game.
+
+--rows TEXT runs only the rows whose name contains TEXT. --cpu divides by
+the process's CPU time (every thread's; time.process_time) instead of
+the time on the clock: what the cores would give if the process had
+them to itself, on a machine that other work keeps busy.
 """
 
 import argparse
 import importlib.util
+import os
 import random
 import time
+
+# Before numpy loads: the benchmark does no linear algebra, and the idle
+# threads of numpy's BLAS library take turns on a busy machine's cores.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 
@@ -34,14 +45,15 @@ import monte
 MAX_STEPS = 1000
 
 
-def rate(step, seconds):
-    """Plies per second of `step()` (which returns the plies it played),
-    run for about `seconds` after a short warm-up."""
+def rate(step, seconds, clock=time.perf_counter):
+    """Plies per second of `clock` of `step()` (which returns the plies it
+    played), run for about `seconds` on the wall clock after a short
+    warm-up."""
     step()
-    plies, started = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - started) < seconds:
+    plies, started, clock_started = 0, time.perf_counter(), clock()
+    while time.perf_counter() - started < seconds:
         plies += step()
-    return plies / elapsed
+    return plies / (clock() - clock_started)
 
 
 def game_loop(game, arrays):
@@ -121,6 +133,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per row (default 2)")
     parser.add_argument("--games", default="salta,focus")
+    parser.add_argument("--rows", default="", help="only the rows whose name contains this")
+    parser.add_argument("--cpu", action="store_true", help="plies per second of CPU time, not of the clock")
     args = parser.parse_args(argv)
     has_pettingzoo = importlib.util.find_spec("pettingzoo") is not None
     rows = [
@@ -137,10 +151,14 @@ def main(argv=None):
     for n in (1, 64, 1024):
         rows.append((f"BatchEnv {n}, step_random", lambda g, n=n: batch_random(g, n)))
     games = args.games.split(",")
-    print(f"plies per second, {args.seconds:g} s a row, monte {monte.__version__}")
+    clock = time.process_time if args.cpu else time.perf_counter
+    per = "second of CPU time" if args.cpu else "second"
+    print(f"plies per {per}, {args.seconds:g} s a row, monte {monte.__version__}")
     print(f"{'':28}" + "".join(f"{game:>14}" for game in games))
     for name, make in rows:
-        figures = [rate(make(game), args.seconds) for game in games]
+        if args.rows not in name:
+            continue
+        figures = [rate(make(game), args.seconds, clock) for game in games]
         print(f"{name:28}" + "".join(f"{figure:>14,.0f}" for figure in figures), flush=True)
 
 

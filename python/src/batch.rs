@@ -2,8 +2,6 @@
 //! the GIL, their observations, legal-action masks, rewards and ends
 //! written into numpy arrays the environment owns.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -19,28 +17,9 @@ use crate::{count, pool, value_error};
 /// its stop flag (a few hundred microseconds).
 const STOP_CHECK_PLIES: usize = 1024;
 
-/// Hashes Zobrist keys, which are random already, as themselves.
-#[derive(Default, Debug)]
-struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-/// How often each position (by its hash) has occurred in a game.
-type Occurrences = HashMap<u64, u8, BuildHasherDefault<ZobristHasher>>;
+/// How often each position (by its hash) has occurred in a game: the
+/// rules crate's table for random playouts, keyed by Zobrist hash.
+type Occurrences = monte_rules::playout::Seen;
 
 /// What a step writes for a run of consecutive games: each slice holds
 /// the values of those games, one after the other.

@@ -36,3 +36,12 @@ def test_the_benchmark_prints_every_row(capsys):
     rows = {line[:28].strip(): line[28:].split() for line in lines[2:]}
     assert len(rows) == 13 and all(len(figures) == 2 for figures in rows.values())
     assert "BatchEnv 1024, step_random" in rows
+
+
+def test_the_benchmark_runs_chosen_rows_by_cpu_time(capsys):
+    load("bench").main(["--seconds", "0.01", "--games", "focus", "--rows", "step_random", "--cpu"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("plies per second of CPU time")
+    rows = {line[:28].strip(): line[28:].split() for line in lines[2:]}
+    assert list(rows) == [f"BatchEnv {n}, step_random" for n in (1, 64, 1024)]
+    assert all(len(figures) == 1 and float(figures[0].replace(",", "")) > 0 for figures in rows.values())
