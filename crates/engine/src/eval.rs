@@ -230,38 +230,33 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     let own = pos.pieces(side);
     let opp = pos.pieces(!side);
     let empty = BOARD & !(own | opp);
+    // One pass over the pieces for what depends on each piece's own
+    // distance; the rest from bitboards below.
     let mut distance = 0i32;
-    let mut blocked = 0i32;
-    let mut sealed = 0i32;
-    let mut home_mask = 0u64;
-    for sq in Squares(own) {
-        if pos.target_of_square(sq) == Some(sq) {
-            home_mask |= 1 << sq;
-        }
-    }
-    let home = home_mask.count_ones() as i32;
-    let mut slowest = 0i32;
-    let mut target_held = 0i32;
     let mut spread = 0i32;
+    let mut slowest = 0i32;
+    // Pieces with no free square that brings them closer; a piece home
+    // has none either, and is taken off after the pass.
+    let mut stuck = 0i32;
+    let mut home_mask = 0u64;
     for sq in Squares(own) {
         let target = pos.target_of_square(sq).unwrap_or(sq);
         let d = DISTANCE[sq as usize][target as usize] as i32;
         distance += d;
         spread += d * d;
         slowest = slowest.max(d);
-        if d > 0 {
-            // No free square that brings the piece closer.
-            if CLOSER[sq as usize][target as usize] & empty == 0 {
-                blocked += 1;
-            }
-            if opp & (1 << target) != 0 {
-                target_held += 1;
-            }
-            if neighbours(1 << target) & !home_mask == 0 {
-                sealed += 1;
-            }
-        }
+        stuck += (CLOSER[sq as usize][target as usize] & empty == 0) as i32;
+        home_mask |= ((d == 0) as u64) << sq;
     }
+    let home = home_mask.count_ones() as i32;
+    let blocked = stuck - home;
+    // Every piece has its own target and all 15 are on the board, so the
+    // targets of the pieces not home are the targets no piece is home on.
+    let awaited = pos.target_set(side) & !home_mask;
+    let target_held = (awaited & opp).count_ones() as i32;
+    // A target is sealed when every square next to it holds a piece home.
+    let sealed_squares = BOARD & !neighbours(BOARD & !home_mask);
+    let sealed = (awaited & sealed_squares).count_ones() as i32;
     let on_their_targets = (own & pos.target_set(!side)).count_ones() as i32;
     // Pieces the opponent could jump: an opponent piece on one side and an
     // empty square on the other.
@@ -747,6 +742,80 @@ mod tests {
         let mut limited = rules;
         limited.move_limit = Some(120);
         assert_eq!(SaltaPosition::from_fen(limited, board).unwrap().race_leader(), None);
+    }
+
+    /// The per-piece counts of [`salta_features`] by their definitions,
+    /// one piece at a time: distance, blocked, home, slowest, target held,
+    /// spread, sealed.
+    fn per_piece_counts(pos: &SaltaPosition, side: Side) -> [i32; 7] {
+        use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Squares, neighbours};
+        let own = pos.pieces(side);
+        let empty = BOARD & !(own | pos.pieces(!side));
+        let home_mask = Squares(own).filter(|&sq| pos.target_of_square(sq) == Some(sq)).fold(0u64, |m, sq| m | 1 << sq);
+        let mut c = [0i32; 7];
+        for sq in Squares(own) {
+            let target = pos.target_of_square(sq).unwrap();
+            let d = DISTANCE[sq as usize][target as usize] as i32;
+            c[0] += d;
+            c[3] = c[3].max(d);
+            c[5] += d * d;
+            if d == 0 {
+                c[2] += 1;
+                continue;
+            }
+            c[1] += (CLOSER[sq as usize][target as usize] & empty == 0) as i32;
+            c[4] += (pos.pieces(!side) & 1 << target != 0) as i32;
+            c[6] += (neighbours(1 << target) & !home_mask == 0) as i32;
+        }
+        c
+    }
+
+    /// Positions of games whose moves mostly bring a piece closer to its
+    /// target, so that armies come home and meet the counts of the ending.
+    fn homecoming_positions(rules: monte_rules::salta::SaltaRules, seed: u64) -> Vec<SaltaPosition> {
+        let mut pos = SaltaPosition::start(rules);
+        let mut rng = monte_rules::Rng::new(seed);
+        let mut seen = Vec::new();
+        for _ in 0..600 {
+            seen.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.status().is_over() {
+                break;
+            }
+            let me = pos.side_to_move();
+            let after = |m: &SaltaMove| {
+                let mut child = pos.clone();
+                child.play_unchecked(*m);
+                child.distance(me)
+            };
+            let mv = if rng.below(5) == 0 {
+                moves[rng.below(moves.len())]
+            } else {
+                let best = moves.iter().map(after).min().unwrap();
+                let closest: Vec<SaltaMove> = moves.iter().copied().filter(|m| after(m) == best).collect();
+                closest[rng.below(closest.len())]
+            };
+            pos.play_unchecked(mv);
+        }
+        seen
+    }
+
+    #[test]
+    fn salta_features_count_each_piece_as_defined() {
+        use monte_rules::salta::SaltaRules;
+        let mut sealed_seen = 0;
+        for (rules, seed) in [(SaltaRules::seed(), 1), (SaltaRules::seed(), 2), (SaltaRules::meyer1908(), 3)] {
+            for pos in homecoming_positions(rules, seed) {
+                for side in Side::BOTH {
+                    let f = salta_features(&pos, side);
+                    let c = per_piece_counts(&pos, side);
+                    assert_eq!([f[0], f[1], f[4], f[5], f[6], f[7], f[11]], c, "{side} in {pos:?}");
+                    sealed_seen += (c[6] > 0) as usize;
+                }
+            }
+        }
+        // The games reach endings where home pieces seal a target.
+        assert!(sealed_seen > 0);
     }
 
     #[test]
