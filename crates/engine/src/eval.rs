@@ -226,7 +226,7 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
 /// targets, pieces on another own piece's target, pieces whose target
 /// home pieces seal off.
 pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES - 2] {
-    use monte_rules::salta::geometry::{BOARD, CLOSER, DISTANCE, Dir, Squares, neighbours, shift};
+    use monte_rules::salta::geometry::{BOARD, Dir, Squares, neighbours, shift};
     let own = pos.pieces(side);
     let opp = pos.pieces(!side);
     let empty = BOARD & !(own | opp);
@@ -240,12 +240,12 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     let mut stuck = 0i32;
     let mut home_mask = 0u64;
     for sq in Squares(own) {
-        let target = pos.target_of_square(sq).unwrap_or(sq);
-        let d = DISTANCE[sq as usize][target as usize] as i32;
+        let (d, closer) = pos.approach(sq);
+        let d = d as i32;
         distance += d;
         spread += d * d;
         slowest = slowest.max(d);
-        stuck += (CLOSER[sq as usize][target as usize] & empty == 0) as i32;
+        stuck += (closer & empty == 0) as i32;
         home_mask |= ((d == 0) as u64) << sq;
     }
     let home = home_mask.count_ones() as i32;

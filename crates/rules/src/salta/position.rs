@@ -154,6 +154,33 @@ const TARGET_SETS: [[u64; 2]; 2] = {
     t
 };
 
+/// `APPROACH[goal][code][sq]`: for the piece `code` standing on `sq`, the
+/// neighbouring squares nearer to its target ([`geometry::CLOSER`]), with
+/// the distance to the target above them (from bit [`APPROACH_SHIFT`]):
+/// one read gives the evaluation both.
+static APPROACH: [[[u64; 64]; 32]; 2] = {
+    let mut t = [[[0u64; 64]; 32]; 2];
+    let mut goal = 0;
+    while goal < 2 {
+        let mut code = 1;
+        while code < CODES {
+            let target = TARGETS[goal][code] as usize;
+            let mut sq = 0;
+            while sq < SQUARE_SLOTS {
+                let d = geometry::DISTANCE[sq][target] as u64;
+                t[goal][code][sq] = geometry::CLOSER[sq][target] | d << APPROACH_SHIFT;
+                sq += 1;
+            }
+            code += 1;
+        }
+        goal += 1;
+    }
+    t
+};
+
+/// Where [`APPROACH`] keeps the distance: above every square's bit.
+const APPROACH_SHIFT: u32 = 56;
+
 #[inline(always)]
 pub(crate) const fn target_of(goal: Goal, code: u8) -> Square {
     TARGETS[goal as usize][code as usize]
@@ -246,6 +273,15 @@ impl SaltaPosition {
     pub fn target_of_square(&self, sq: Square) -> Option<Square> {
         let c = self.board[sq as usize];
         (c != EMPTY).then(|| target_of(self.rules.goal, c))
+    }
+
+    /// For the piece on `sq` (which must hold one): its distance to its
+    /// target on an empty board, and the neighbouring squares that bring
+    /// it closer (none when it is home).
+    #[inline]
+    pub fn approach(&self, sq: Square) -> (u32, u64) {
+        let e = APPROACH[self.rules.goal as usize][self.board[sq as usize] as usize & 31][sq as usize & 63];
+        ((e >> APPROACH_SHIFT) as u32, e & BOARD)
     }
 
     /// The set of all `side`'s target squares (the same wherever its pieces are).
