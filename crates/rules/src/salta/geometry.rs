@@ -164,6 +164,27 @@ pub static DISTANCE: [[u8; SQUARE_SLOTS]; SQUARE_SLOTS] = {
     t
 };
 
+/// `NEARER[t][d]`: the squares less than `d` steps from `t`.
+pub static NEARER: [[u64; 10]; SQUARE_SLOTS] = {
+    let mut t = [[0u64; 10]; SQUARE_SLOTS];
+    let mut a = 0;
+    while a < SQUARE_SLOTS {
+        let mut b = 0;
+        while b < SQUARE_SLOTS {
+            if is_square(a as Square) && is_square(b as Square) {
+                let mut d = distance(a as Square, b as Square) as usize + 1;
+                while d < 10 {
+                    t[a][d] |= 1u64 << b;
+                    d += 1;
+                }
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
 /// `CLOSER[a][b]`: the diagonal neighbours of `a` that are nearer to `b`.
 pub static CLOSER: [[u64; SQUARE_SLOTS]; SQUARE_SLOTS] = {
     let mut t = [[0u64; SQUARE_SLOTS]; SQUARE_SLOTS];

@@ -8,7 +8,7 @@
 //! can always be shortened to a path that lands on no square twice, so the
 //! closure is exactly the set of legal ends.)
 
-use super::geometry::{DISTANCE, Dir, Square, Squares, neighbours, shift};
+use super::geometry::{DISTANCE, Dir, NEARER, Square, Squares, neighbours, shift};
 use super::position::{NONE, SaltaMove, SaltaPosition, target_of};
 use super::rules::Chains;
 use crate::bits::nth_in;
@@ -442,23 +442,35 @@ impl SaltaPosition {
         if self.game_over_by_goal() {
             return;
         }
-        let mut sets = MoveSets::new();
-        self.move_sets(&mut sets);
-        for &(from, ends) in sets.iter() {
+        let mut push_approaching = |from: Square, ends: u64| {
             // A jump moves a piece two columns per hop, so no chain ends on
             // a neighbour of its start: the ends off the neighbours are the
             // jumps.
             let jumps = ends & !neighbours(1 << from);
             if jumps == 0 {
-                continue;
+                return;
             }
             let target = target_of(self.rules.goal, self.board[from as usize]);
             let before = DISTANCE[from as usize][target as usize];
-            for to in Squares(jumps) {
-                if DISTANCE[to as usize][target as usize] < before {
-                    out.push(SaltaMove { from, to, call: false });
-                }
+            for to in Squares(jumps & NEARER[target as usize][before as usize]) {
+                out.push(SaltaMove { from, to, call: false });
             }
+        };
+        if self.call == NONE && !self.rules.blockade_ban {
+            // The move sets' jumps without their steps: the jump ends of the
+            // pieces that can jump, in the same order (compulsory jumps only
+            // leave out the steps).
+            let us = self.side.index();
+            let graph = JumpGraph::new(self.occ[us ^ 1], self.empty(), self.jump_dirs());
+            for from in Squares(graph.jumpers(self.occ[us])) {
+                push_approaching(from, self.jump_ends(from, &graph));
+            }
+            return;
+        }
+        let mut sets = MoveSets::new();
+        self.move_sets(&mut sets);
+        for &(from, ends) in sets.iter() {
+            push_approaching(from, ends);
         }
     }
 
