@@ -225,6 +225,7 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
 /// the sum of squared distances, the jam, enemy pieces walled in on our
 /// targets, pieces on another own piece's target, pieces whose target
 /// home pieces seal off.
+#[inline(always)]
 pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES - 2] {
     use monte_rules::salta::geometry::{BOARD, Dir, Squares, neighbours, shift};
     let own = pos.pieces(side);
