@@ -152,12 +152,14 @@ pub struct Material {
     pub extra_height: u32,
 }
 
-/// What one stack adds to [`FocusPosition::material`], by its code: bytes
-/// 0-3 are White's stacks, free pieces, prisoners and extra height, bytes
-/// 4-7 Black's. No count can reach 256 (there are 36 pieces), so sums of
-/// entries never carry from one byte into the next.
-const MATERIAL_LANES: [u64; 64] = {
-    let mut table = [0u64; 64];
+/// What one stack adds to [`FocusPosition::material`], by its code: bits
+/// 0-15 count White's stacks (bits 0-4), free pieces (5-9) and extra
+/// height (10-15), bits 16-31 Black's. No count outgrows its field (a side
+/// has 18 pieces, and at most 35 stand above the bottom of a stack), so
+/// sums of entries never carry from one field into the next; a side's
+/// prisoners are the rest of its stacks' pieces.
+const MATERIAL_FIELDS: [u32; 64] = {
+    let mut table = [0u32; 64];
     let mut code = 2u32; // 0 is empty and 1 is no stack: both add nothing.
     while code < 64 {
         let h = 31 - code.leading_zeros();
@@ -165,8 +167,8 @@ const MATERIAL_LANES: [u64; 64] = {
         let blacks = colours.count_ones();
         let owner = (colours >> (h - 1)) & 1;
         let own = if owner == 1 { blacks } else { h - blacks };
-        let counts = 1 | (own << 8) | ((h - own) << 16) | ((h - 1) << 24);
-        table[code as usize] = (counts as u64) << (32 * owner);
+        let counts = 1 | (own << 5) | ((h - 1) << 10);
+        table[code as usize] = counts << (16 * owner);
         code += 1;
     }
     table
@@ -183,11 +185,13 @@ pub struct FocusPosition {
     pub(crate) single: u64,
     pub(crate) side: Side,
     pub(crate) reserve: [u8; 2],
-    /// Each side's pieces that were captured (removed from under an
-    /// opponent's tower), out of the game for good.
-    pub(crate) captured: [u8; 2],
     pub(crate) ply: u32,
     pub(crate) hash: u64,
+    /// The sum of the stacks' [`MATERIAL_FIELDS`], kept in step by every
+    /// change of a stack: the evaluation reads the material at every leaf.
+    /// (With it, a side's captured pieces are what is neither on the board
+    /// nor in reserve, and the position fits in two cache lines.)
+    pub(crate) material: u32,
     pub(crate) rules: FocusRules,
 }
 
@@ -206,9 +210,17 @@ impl FocusPosition {
         self.reserve[side.index()] as u32
     }
 
-    /// `side`'s pieces captured for good.
+    /// `side`'s pieces captured for good (removed from under an
+    /// opponent's tower): those neither on the board nor in reserve.
     pub fn captured(&self, side: Side) -> u32 {
-        self.captured[side.index()] as u32
+        let [mine, theirs] = match side {
+            Side::White => self.material(),
+            Side::Black => {
+                let [w, b] = self.material();
+                [b, w]
+            }
+        };
+        PIECES as u32 - mine.free - theirs.prisoners - self.reserve(side)
     }
 
     /// Squares holding a stack, as a bitboard.
@@ -226,28 +238,25 @@ impl FocusPosition {
         Squares(self.occ).map(|sq| self.stacks[sq as usize].count(side)).sum()
     }
 
-    /// What each side has on the board, in one pass (for evaluations): one
-    /// table lookup and one addition per stack, all eight counts at once in
-    /// the byte lanes of a `u64` (see [`MATERIAL_LANES`]).
+    /// What each side has on the board (for evaluations), kept up to date
+    /// by every change of a stack (see [`MATERIAL_FIELDS`]).
     pub fn material(&self) -> [Material; 2] {
-        let mut lanes = 0u64;
-        for sq in Squares(self.occ) {
-            lanes += MATERIAL_LANES[self.stacks[sq as usize].0 as usize];
-        }
-        let side = |shift: u32| {
-            let lane = |i: u32| ((lanes >> (shift + 8 * i)) & 0xFF) as u32;
-            Material { stacks: lane(0), free: lane(1), prisoners: lane(2), extra_height: lane(3) }
+        let side = |fields: u32| {
+            let (stacks, free, extra_height) = (fields & 31, (fields >> 5) & 31, (fields >> 10) & 63);
+            Material { stacks, free, prisoners: stacks + extra_height - free, extra_height }
         };
-        [side(0), side(32)]
+        [side(self.material & 0xFFFF), side(self.material >> 16)]
     }
 
-    /// Put `stack` on `sq`, keeping bitboards and (when `HASH`) the hash
-    /// in step.
+    /// Put `stack` on `sq`, keeping bitboards, the material and (when
+    /// `HASH`) the hash in step.
     #[inline(always)]
     fn set<const HASH: bool>(&mut self, sq: Square, stack: Stack) {
+        let old = self.stacks[sq as usize];
         if HASH {
-            self.hash ^= stack_key(self.stacks[sq as usize], sq) ^ stack_key(stack, sq);
+            self.hash ^= stack_key(old, sq) ^ stack_key(stack, sq);
         }
+        self.material = self.material - MATERIAL_FIELDS[old.0 as usize] + MATERIAL_FIELDS[stack.0 as usize];
         self.stacks[sq as usize] = stack;
         let bit = 1u64 << sq;
         self.occ &= !bit;
@@ -280,13 +289,12 @@ impl FocusPosition {
             let removed = len - MAX_HEIGHT;
             let blacks = (bits & ((1 << removed) - 1)).count_ones();
             let whites = removed - blacks;
-            let (mine, theirs) = match self.side {
-                Side::White => (whites, blacks),
-                Side::Black => (blacks, whites),
+            let mine = match self.side {
+                Side::White => whites,
+                Side::Black => blacks,
             };
             let us = self.side.index();
             self.set_reserve::<HASH>(us, self.reserve[us] + mine as u8);
-            self.captured[us ^ 1] += theirs as u8;
             bits >>= removed;
             len = MAX_HEIGHT;
         }
@@ -604,18 +612,15 @@ impl FocusPosition {
             single: 0,
             side,
             reserve,
-            captured: [0; 2],
             ply,
             hash: 0,
+            material: 0,
             rules,
         };
         for sq in Squares(BOARD) {
             pos.set::<true>(sq, stacks[sq as usize]);
         }
         pos.validate()?;
-        for s in Side::BOTH {
-            pos.captured[s.index()] = PIECES - pos.on_board(s) as u8 - pos.reserve[s.index()];
-        }
         pos.hash = pos.compute_hash();
         Ok(pos)
     }
