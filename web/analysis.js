@@ -11,7 +11,7 @@ import { h, clear, toast } from './dom.js';
 import { t, onLangChange } from './i18n.js';
 import { GAMES, GAME_NAMES, loadKind, movingBoard } from './games.js';
 import { playedSquares } from './position.js';
-import { evalGraph } from './analysis-graph.js';
+import { evalGraph, plottedRange, scaleText } from './analysis-graph.js';
 
 /** `/analysis?game=ID`, `?record=...`, or `?kind=salta&rules=seed&fen=...`. */
 export function analysisPage(main) {
@@ -56,7 +56,7 @@ class AnalysisPage {
     this.selected = null;
     this.lines = null; // the engine's latest lines for the current node
     this.engineState = 'idle'; // 'idle' | 'thinking' | 'done'
-    this.review = null; // { evals: [], marks: null } for the main line
+    this.review = null; // { values: [], scale, marks: null } for the main line (the server's review)
     this.mainNodes = []; // the main line's nodes by ply
     this.socket = null;
     this.wanted = null; // the last command sent (sent again after a reconnect)
@@ -122,7 +122,8 @@ class AnalysisPage {
       this.engineState = 'done';
       this.renderEngine();
     } else if (message.type === 'review' && this.review) {
-      this.review.evals[message.ply] = message.eval;
+      this.review.values[message.ply] = message.value;
+      this.review.scale = message.scale;
       this.renderGraph();
     } else if (message.type === 'review_done' && this.review) {
       this.review.marks = message.marks;
@@ -169,7 +170,7 @@ class AnalysisPage {
     this.build();
     // A finished game (or a record with its result) is reviewed: the graph.
     if (answer.result && answer.main.length) {
-      this.review = { evals: [], marks: null };
+      this.review = { values: [], scale: null, marks: null };
       this.send({ type: 'review', game: answer.game, rules: answer.rules, fen: answer.start_fen, moves: answer.main });
       this.renderGraph();
     }
@@ -339,17 +340,22 @@ class AnalysisPage {
     this.graphBox.closest('.graph-card').hidden = !this.review;
     if (!this.review) return;
     const total = this.mainNodes.length;
-    const done = this.review.evals.filter(Boolean).length;
-    this.graphBox.append(
-      evalGraph({
-        evals: this.review.evals,
-        plies: total,
-        marks: this.review.marks || [],
-        current: this.mainNodes.indexOf(this.current),
-        onPick: (ply) => this.mainNodes[ply] && this.select(this.mainNodes[ply]),
-      }),
-      h('p', { class: 'hint graph-state' }, this.review.marks ? this.marksSummary() : t('reviewing', { done, total })),
-    );
+    const { values, scale } = this.review;
+    const done = values.filter((v) => v !== undefined).length;
+    if (scale) {
+      this.graphBox.append(
+        evalGraph({
+          values,
+          scale,
+          plies: total,
+          marks: this.review.marks || [],
+          current: this.mainNodes.indexOf(this.current),
+          onPick: (ply) => this.mainNodes[ply] && this.select(this.mainNodes[ply]),
+        }),
+        h('p', { class: 'hint graph-scale' }, scaleText(scale, plottedRange(values, scale))),
+      );
+    }
+    this.graphBox.append(h('p', { class: 'hint graph-state' }, this.review.marks ? this.marksSummary() : t('reviewing', { done, total })));
   }
 
   marksSummary() {

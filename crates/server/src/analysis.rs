@@ -41,10 +41,91 @@ pub const LINES: usize = 3;
 /// second, so that a game of a hundred moves is reviewed in seconds.
 pub const REVIEW_NODES: u64 = 20_000;
 
-/// What a move loses in its mover's expected score ([`Eval::white`]) to be
-/// marked, from the mildest: an inaccuracy, a mistake, a blunder.
-pub const THRESHOLDS: [(Judgement, f64); 3] =
-    [(Judgement::Blunder, 0.20), (Judgement::Mistake, 0.10), (Judgement::Inaccuracy, 0.05)];
+/// A review of Focus (and of any game but Salta): White's expected score
+/// ([`Eval::white`]); a move that loses its mover 0.05 of it is an
+/// inaccuracy, 0.10 a mistake, 0.20 a blunder.
+pub const EXPECTED_SCORE: Scale =
+    Scale { unit: Unit::ExpectedScore, min: 0.0, max: 1.0, inaccuracy: 0.05, mistake: 0.10, blunder: 0.20 };
+
+/// The largest lead in steps a Salta review gives; a side found to win,
+/// or having won, is given it.
+pub const MAX_LEAD: f64 = 40.0;
+
+/// A review of Salta: White's lead in steps. Salta's expected score
+/// hardly moves (a lead of ten steps is 0.55 through its evaluation's
+/// scale, fitted to game results), so a graph of it is flat and its
+/// thresholds mark almost nothing; the lead in steps is the unit of its
+/// evaluation and of the move limit's count. A move that loses its mover
+/// 2 steps of lead is an inaccuracy, 4 a mistake, 8 a blunder.
+pub const STEPS: Scale =
+    Scale { unit: Unit::Steps, min: -MAX_LEAD, max: MAX_LEAD, inaccuracy: 2.0, mistake: 4.0, blunder: 8.0 };
+
+/// What a review plots and judges moves by, for a game (docs/api.md).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
+pub struct Scale {
+    pub unit: Unit,
+    /// The least value, White's worst (a side found to win is at an end).
+    pub min: f64,
+    /// The greatest value, White's best.
+    pub max: f64,
+    /// What a move must lose of its mover's value to be an inaccuracy.
+    pub inaccuracy: f64,
+    /// What a move must lose of its mover's value to be a mistake.
+    pub mistake: f64,
+    /// What a move must lose of its mover's value to be a blunder.
+    pub blunder: f64,
+}
+
+/// The unit of a review's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// White's expected score, 0 to 1.
+    ExpectedScore,
+    /// White's lead in steps (Salta): the engine's score over 100.
+    Steps,
+}
+
+impl Scale {
+    /// The scale a game's review uses.
+    pub fn of(kind: GameKind) -> Scale {
+        match kind {
+            GameKind::Salta => STEPS,
+            _ => EXPECTED_SCORE,
+        }
+    }
+
+    /// A position's value for White on this scale.
+    pub fn value(&self, eval: &Eval) -> f64 {
+        match self.unit {
+            Unit::ExpectedScore => eval.white,
+            Unit::Steps => match (eval.units, &eval.win) {
+                (Some(units), _) => (f64::from(units) / 100.0).clamp(self.min, self.max),
+                (None, Some(win)) if win.side == side_name(Side::White) => self.max,
+                (None, Some(_)) => self.min,
+                // A game drawn.
+                (None, None) => (self.min + self.max) / 2.0,
+            },
+        }
+    }
+
+    /// `value` for White as `side` sees it (the scale turned for Black).
+    fn for_side(&self, value: f64, side: Side) -> f64 {
+        if side == Side::White { value } else { self.min + self.max - value }
+    }
+
+    /// The judgement of a move that loses `loss` of its mover's value.
+    pub fn judge(&self, loss: f64) -> Option<Judgement> {
+        [
+            (Judgement::Blunder, self.blunder),
+            (Judgement::Mistake, self.mistake),
+            (Judgement::Inaccuracy, self.inaccuracy),
+        ]
+        .into_iter()
+        .find(|(_, at)| loss >= *at)
+        .map(|(j, _)| j)
+    }
+}
 
 /// Where a line starts: a position, a record (its start and its moves) or a
 /// game of this server (its start and its moves).
@@ -278,20 +359,13 @@ impl Eval {
     }
 }
 
-/// How bad a move is, by what it loses ([`THRESHOLDS`]).
+/// How bad a move is, by what it loses of its mover's value ([`Scale`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Judgement {
     Inaccuracy,
     Mistake,
     Blunder,
-}
-
-impl Judgement {
-    /// The judgement of a move that loses `loss` of its mover's expected score.
-    pub fn of(loss: f64) -> Option<Judgement> {
-        THRESHOLDS.iter().find(|(_, at)| loss >= *at).map(|(j, _)| *j)
-    }
 }
 
 /// A move of a review marked as an inaccuracy, a mistake or a blunder.
@@ -302,22 +376,21 @@ pub struct Mark {
     #[schema(schema_with = one_of::side)]
     pub side: &'static str,
     pub judgement: Judgement,
-    /// What the move lost of its mover's expected score.
+    /// What the move lost of its mover's value, in the review's unit.
     pub loss: f64,
 }
 
-/// The marks of a review: each move judged by what it loses between the
-/// position before it and the one after, for the side that made it.
-pub fn marks(evals: &[Eval], movers: &[Side]) -> Vec<Mark> {
-    evals
+/// The marks of a review: each move judged by what it loses of its
+/// mover's value (`values`, White's, on `scale`) between the position
+/// before it and the one after.
+pub fn marks(scale: &Scale, values: &[f64], movers: &[Side]) -> Vec<Mark> {
+    values
         .windows(2)
         .zip(movers)
         .enumerate()
         .filter_map(|(i, (pair, &mover))| {
-            let before = if mover == Side::White { pair[0].white } else { 1.0 - pair[0].white };
-            let after = if mover == Side::White { pair[1].white } else { 1.0 - pair[1].white };
-            let loss = before - after;
-            Judgement::of(loss).map(|judgement| Mark { ply: i + 1, side: side_name(mover), judgement, loss })
+            let loss = scale.for_side(pair[0], mover) - scale.for_side(pair[1], mover);
+            scale.judge(loss).map(|judgement| Mark { ply: i + 1, side: side_name(mover), judgement, loss })
         })
         .collect()
 }
@@ -353,6 +426,11 @@ pub enum AnalysisMessage {
     Review {
         ply: usize,
         eval: Eval,
+        /// What the graph plots: the position's value for White on `scale`.
+        value: f64,
+        /// The review's scale: its unit, its ends and what a move must
+        /// lose to be marked.
+        scale: Scale,
     },
     /// The review is complete: its marked moves.
     ReviewDone {
@@ -600,6 +678,7 @@ fn spawn_review(app: Arc<App>, line: Vec<AnyGame>, tx: mpsc::UnboundedSender<Ana
     let task = tokio::spawn(async move {
         let searcher = Arc::new(searcher());
         let line = Arc::new(line);
+        let scale = line.first().map_or(EXPECTED_SCORE, |game| Scale::of(game.kind()));
         let mut evals: Vec<Eval> = Vec::with_capacity(line.len());
         // Position after position, a slice of the thread at a time.
         while evals.len() < line.len() {
@@ -620,7 +699,8 @@ fn spawn_review(app: Arc<App>, line: Vec<AnyGame>, tx: mpsc::UnboundedSender<Ana
                         }
                         Eval::of(game.kind(), best.score, game.side_to_move())
                     };
-                    let _ = tx.send(AnalysisMessage::Review { ply, eval: eval.clone() });
+                    let value = scale.value(&eval);
+                    let _ = tx.send(AnalysisMessage::Review { ply, eval: eval.clone(), value, scale });
                     found.push(eval);
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -638,7 +718,8 @@ fn spawn_review(app: Arc<App>, line: Vec<AnyGame>, tx: mpsc::UnboundedSender<Ana
             evals.extend(found);
         }
         let movers: Vec<Side> = line.iter().map(AnyGame::side_to_move).collect();
-        let _ = tx.send(AnalysisMessage::ReviewDone { marks: marks(&evals, &movers) });
+        let values: Vec<f64> = evals.iter().map(|e| scale.value(e)).collect();
+        let _ = tx.send(AnalysisMessage::ReviewDone { marks: marks(&scale, &values, &movers) });
     });
     Job { stop, task }
 }
@@ -654,19 +735,71 @@ mod tests {
         Eval { white, units: None, win: None }
     }
 
+    fn units(units: i32) -> Eval {
+        Eval { white: Score::Units(units).expected(eval_scale(GameKind::Salta)), units: Some(units), win: None }
+    }
+
+    fn won(side: Side) -> Eval {
+        Eval { white: 0.5, units: None, win: Some(Win { side: side_name(side), plies: 0 }) }
+    }
+
     #[test]
     fn moves_are_judged_by_what_they_lose_for_their_mover() {
-        assert_eq!(Judgement::of(0.04), None);
-        assert_eq!(Judgement::of(0.05), Some(Judgement::Inaccuracy));
-        assert_eq!(Judgement::of(0.12), Some(Judgement::Mistake));
-        assert_eq!(Judgement::of(0.5), Some(Judgement::Blunder));
+        let scale = EXPECTED_SCORE;
+        assert_eq!(scale.judge(0.04), None);
+        assert_eq!(scale.judge(0.05), Some(Judgement::Inaccuracy));
+        assert_eq!(scale.judge(0.12), Some(Judgement::Mistake));
+        assert_eq!(scale.judge(0.5), Some(Judgement::Blunder));
         // White loses 0.3 with the first move; Black then gains, and loses
         // 0.06 with the second.
-        let evals = [eval(0.8), eval(0.5), eval(0.56)];
-        let marks = marks(&evals, &[Side::White, Side::Black]);
+        let values: Vec<f64> = [eval(0.8), eval(0.5), eval(0.56)].iter().map(|e| scale.value(e)).collect();
+        let marks = marks(&scale, &values, &[Side::White, Side::Black]);
         assert_eq!(marks.len(), 2);
         assert_eq!((marks[0].ply, marks[0].side, marks[0].judgement), (1, "white", Judgement::Blunder));
         assert_eq!((marks[1].ply, marks[1].side, marks[1].judgement), (2, "black", Judgement::Inaccuracy));
+    }
+
+    #[test]
+    fn focus_is_reviewed_by_expected_score_and_salta_by_steps() {
+        assert_eq!(Scale::of(GameKind::Focus), EXPECTED_SCORE);
+        assert_eq!(Scale::of(GameKind::Salta), STEPS);
+        assert_eq!(EXPECTED_SCORE.value(&eval(0.61)), 0.61);
+        // Salta: the score over 100, a win at the scale's end, a draw in the middle.
+        assert_eq!(STEPS.value(&units(-350)), -3.5);
+        assert_eq!(STEPS.value(&units(100 * 1000)), MAX_LEAD);
+        assert_eq!(STEPS.value(&won(Side::White)), MAX_LEAD);
+        assert_eq!(STEPS.value(&won(Side::Black)), -MAX_LEAD);
+        assert_eq!(STEPS.value(&Eval { white: 0.5, units: None, win: None }), 0.0);
+    }
+
+    #[test]
+    fn salta_moves_are_judged_by_the_steps_they_lose() {
+        // Ten steps are barely 0.05 of Salta's expected score: by that, a
+        // move that gives ten steps away would be only an inaccuracy.
+        let (before, after) = (units(500), units(-500));
+        assert!(before.white - after.white < EXPECTED_SCORE.mistake);
+        // By steps: White's move loses 1.5 steps (nothing), Black's gains
+        // half a step; White's next loses 2.5 (an inaccuracy), Black's 5 (a
+        // mistake); White's walks into a loss (a blunder).
+        let values: Vec<f64> = [units(300), units(150), units(100), units(-150), units(350), won(Side::Black)]
+            .iter()
+            .map(|e| STEPS.value(e))
+            .collect();
+        let movers = [Side::White, Side::Black, Side::White, Side::Black, Side::White];
+        let judged: Vec<_> =
+            marks(&STEPS, &values, &movers).iter().map(|m| (m.ply, m.side, m.judgement, m.loss)).collect();
+        assert_eq!(
+            judged,
+            [
+                (3, "white", Judgement::Inaccuracy, 2.5),
+                (4, "black", Judgement::Mistake, 5.0),
+                (5, "white", Judgement::Blunder, 3.5 + MAX_LEAD),
+            ]
+        );
+        // A win missed: also a blunder.
+        let missed = [won(Side::White), units(-100)].map(|e| STEPS.value(&e));
+        let blunder = marks(&STEPS, &missed, &[Side::White]);
+        assert_eq!((blunder[0].judgement, blunder[0].loss), (Judgement::Blunder, MAX_LEAD + 1.0));
     }
 
     #[test]

@@ -193,17 +193,41 @@ async fn a_review_values_every_position_and_ends_with_its_marks() {
     assert_eq!(last["eval"], json!({ "white": 1.0, "units": null, "win": { "side": "white", "plies": 0 } }));
     assert_eq!(next_of(&mut ws, "review_done").await["marks"], json!([]));
 
-    // A longer line: every position in order, each valued, then the marks.
+    // A won game is at the end of Salta's scale, its lead in steps.
+    assert_eq!(last["value"], 40.0);
+    assert_eq!(
+        last["scale"],
+        json!({ "unit": "steps", "min": -40.0, "max": 40.0, "inaccuracy": 2.0, "mistake": 4.0, "blunder": 8.0 })
+    );
+
+    // A longer line: every position in order, each valued (in Salta by
+    // White's lead in steps, the score over 100), then the marks.
     send(&mut ws, json!({ "type": "review", "game": "salta", "moves": MOVES })).await;
     for ply in 0..=4 {
         let m = next_of(&mut ws, "review").await;
         assert_eq!(m["ply"], ply);
         assert!((0.0..=1.0).contains(&m["eval"]["white"].as_f64().unwrap()), "{m}");
+        assert_eq!(m["value"].as_f64().unwrap(), m["eval"]["units"].as_f64().unwrap() / 100.0, "{m}");
     }
     let done = next_of(&mut ws, "review_done").await;
     for mark in done["marks"].as_array().unwrap() {
         assert!(["inaccuracy", "mistake", "blunder"].contains(&mark["judgement"].as_str().unwrap()), "{mark}");
-        assert!(mark["loss"].as_f64().unwrap() >= 0.05);
+        assert!(mark["loss"].as_f64().unwrap() >= 2.0, "{mark}");
+    }
+
+    // Focus is reviewed by White's expected score, its marks from 0.05.
+    send(&mut ws, json!({ "type": "review", "game": "focus", "moves": ["b6-a6", "b3-a3"] })).await;
+    for ply in 0..=2 {
+        let m = next_of(&mut ws, "review").await;
+        assert_eq!(m["ply"], ply);
+        assert_eq!(m["value"], m["eval"]["white"], "{m}");
+        assert_eq!(
+            m["scale"],
+            json!({ "unit": "expected_score", "min": 0.0, "max": 1.0, "inaccuracy": 0.05, "mistake": 0.1, "blunder": 0.2 })
+        );
+    }
+    for mark in next_of(&mut ws, "review_done").await["marks"].as_array().unwrap() {
+        assert!(mark["loss"].as_f64().unwrap() >= 0.05, "{mark}");
     }
 }
 
