@@ -2,12 +2,38 @@
 // pieces, click and drag. What stands where and what may move comes from
 // the caller (the server's state); the board only draws and reports.
 
-import { s, clear } from './dom.js';
+import { h, s, clear } from './dom.js';
 import { defs } from './pieces.js';
 import { squareName, squareCoords } from './position.js';
 import { t } from './i18n.js';
 
 const SQ = 100;
+
+/**
+ * The keys a page takes on a board with a reserve, besides the cursor's
+ * (a Board's `onKey`): R (the key, whatever the keyboard's layout) picks
+ * the reserve to drop from, or puts it back when picked; Escape clears
+ * what is picked. `selected`: a square, 'reserve' or null; `reserves`:
+ * whether the game has reserves; `canDrop()`; `pick()` picks the reserve
+ * and says so; `clear()` clears the selection; `refuse()` tells why no
+ * drop can be made now. What to say, or null for a key not taken.
+ */
+export function reserveKey(e, { selected, reserves, canDrop, pick, clear, refuse }) {
+  if (e.key === 'Escape' && selected) {
+    clear();
+    return t(selected === 'reserve' ? 'dropCancelled' : 'selectionCleared');
+  }
+  if (e.code !== 'KeyR' || e.ctrlKey || e.metaKey || e.altKey || !reserves) return null;
+  if (selected === 'reserve') {
+    clear();
+    return t('dropCancelled');
+  }
+  if (!canDrop()) {
+    refuse();
+    return t('noDropNow');
+  }
+  return pick();
+}
 const MARGIN = 34;
 
 /**
@@ -15,7 +41,8 @@ const MARGIN = 34;
  *   kind, size (squares per side), exists(x, y), shade(x, y) -> fill,
  *   drawPiece(square, model) -> SVG node | null (centred on 0,0) for each
  *   square of model.position.pieces,
- *   decorate?(layers, model, centre) (game-specific marks)
+ *   decorate?(layers, model, centre) (game-specific marks),
+ *   keysHelp? (the i18n key of the board's label: the keys it takes)
  * }
  */
 export class Board {
@@ -27,12 +54,15 @@ export class Board {
     this.onDragStart = null; // (square) => void: a piece is lifted
     this.canDrag = null; // (square) => bool
     this.onHover = null; // (square | null) => void
+    // (event) => null | string: another key pressed on the board (a Focus
+    // drop's R, Escape); a string (what to say, maybe empty) when the page took it.
+    this.onKey = null;
     const n = spec.size * SQ;
     this.svg = s('svg', {
       class: `board board-${spec.kind}`,
       viewBox: `${-MARGIN} 0 ${n + MARGIN + 6} ${n + MARGIN + 6}`,
       role: 'img',
-      'aria-label': `${t(spec.kind)}. ${t('boardCursor')}`,
+      'aria-label': `${t(spec.kind)}. ${t(spec.keysHelp || 'boardCursor')}`,
       tabindex: '0',
     });
     this.svg.appendChild(defs());
@@ -41,6 +71,8 @@ export class Board {
       this.layers[name] = this.svg.appendChild(s('g', { class: `layer-${name}` }));
     }
     container.appendChild(this.svg);
+    // What the keyboard does is said to screen readers: the cursor's square, a reserve picked.
+    this.live = container.appendChild(h('div', { class: 'sr-only board-live', 'aria-live': 'polite' }));
     this.pointer = null;
     this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.svg.addEventListener('pointermove', (e) => this.pointerMove(e));
@@ -60,25 +92,67 @@ export class Board {
 
   keyDown(e) {
     const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    let said = null;
     if (steps[e.key]) {
       const [dx, dy] = steps[e.key];
       this.cursor = this.cursor ? this.nextSquare(this.cursor, dx, dy) : this.firstCursor();
     } else if ((e.key === 'Enter' || e.key === ' ') && this.cursor) {
       const [x, y] = squareCoords(this.cursor);
       if (this.onSquare && this.spec.exists(x, y)) this.onSquare(this.cursor);
+      // A piece picked is said; a move put is said by the page (its status).
+      if (this.model.selected !== this.cursor) said = '';
     } else {
-      return;
+      const taken = this.onKey ? this.onKey(e) : null;
+      if (taken === null) return;
+      said = taken;
+      // A reserve picked: the cursor starts on a square to drop on.
+      if (!this.cursor && this.model.destinations && this.model.destinations.size) this.cursor = this.firstCursor();
     }
     // The page's own keys (arrows step through the moves) wait while the board has the keys.
     e.preventDefault();
     e.stopPropagation();
     this.draw();
+    if (said === '') this.announce('');
+    else this.announce([said, this.cursor ? this.describe(this.cursor) : ''].filter(Boolean).join('. '));
   }
 
-  /** Where the cursor starts: the selection, else the first piece that may move, else the middle. */
+  /**
+   * Gives the board the keys with the cursor on its first square (a
+   * reserve picked with the keyboard: the first square to drop on), and
+   * says `text` with the cursor's square.
+   */
+  takeKeys(text) {
+    this.svg.focus();
+    this.cursor = this.firstCursor();
+    this.draw();
+    this.announce([text, this.describe(this.cursor)].filter(Boolean).join('. '));
+  }
+
+  /** Says `text` to screen readers (the board's live region). */
+  announce(text) {
+    this.live.textContent = text;
+  }
+
+  /** The cursor's square in words: its name, and a move's destination or a piece that may move. */
+  describe(square) {
+    const m = this.model;
+    const [x, y] = squareCoords(square);
+    if (!this.spec.exists(x, y)) return t('cursorOff', { square });
+    if (m.destinations && m.destinations.has(square)) return t(m.selected ? 'cursorDestination' : 'cursorDrop', { square });
+    if (m.selected === square) return t('cursorSelected', { square });
+    if (m.movable && m.movable.has(square)) return t('cursorMovable', { square });
+    return square;
+  }
+
+  /**
+   * Where the cursor starts: the selection, else the first destination
+   * (of a drop: nothing on the board is selected), else the first piece
+   * that may move, else the middle.
+   */
   firstCursor() {
     const m = this.model;
     if (m.selected) return m.selected;
+    if (m.destinations && m.destinations.size) return [...m.destinations.keys()][0];
     const movable = m.movable ? [...m.movable] : [];
     if (movable.length) return movable[0];
     const n = this.spec.size;

@@ -25,6 +25,7 @@ export function focusBoard(container, kind) {
   const squares = new Set(kind.board.rows.flat());
   return new Board(container, {
     kind: 'focus',
+    keysHelp: 'boardCursorDrops',
     size: kind.board.files,
     exists: (x, y) => squares.has(squareName(x, y)),
     shade: (x, y) => ((x + y) % 2 === 0 ? 'dark' : 'light'),

@@ -3,9 +3,10 @@
 // which move when several end on one square), the group sizes a selected
 // stack offers, and the moves shown moving.
 
-import { h, clear } from './dom.js';
+import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { playedSquares } from './position.js';
+import { reserveKey } from './board.js';
 
 export class BoardPanel {
   constructor(page) {
@@ -33,8 +34,59 @@ export class BoardPanel {
         this.render();
       }
     };
+    this.board.onKey = (e) => this.boardKey(e);
     this.popover = h('div', { class: 'popover', hidden: true });
     this.wrap.append(this.popover);
+  }
+
+  /** A key on the board besides the cursor's: R for the reserve, Escape (board.js). */
+  boardKey(e) {
+    const page = this.page;
+    return reserveKey(e, {
+      selected: page.selected,
+      reserves: page.entry.reserves,
+      canDrop: () => this.canDrop(),
+      pick: () => this.pickReserve(false),
+      clear: () => this.clearSelection(),
+      refuse: () => (page.actor() === null || page.pending ? page.cannotMove() : toast(t('noDropNow'), 'error')),
+    });
+  }
+
+  /** Whether this browser may drop from the reserve now. */
+  canDrop() {
+    const page = this.page;
+    return page.actor() !== null && !page.pending && page.view.legal_moves.drops.length > 0;
+  }
+
+  clearSelection() {
+    const page = this.page;
+    page.selected = null;
+    page.size = null;
+    this.closePopover();
+    page.render();
+  }
+
+  /**
+   * Picks the reserve to drop from (its button, or R on the board), or
+   * puts it back when picked, and says so. `takeKeys`: the button pressed
+   * with the keyboard, after which the board takes the keys, its cursor on
+   * the first square to drop on.
+   */
+  pickReserve(takeKeys) {
+    const page = this.page;
+    if (page.selected === 'reserve') {
+      this.clearSelection();
+      this.board.announce(t('dropCancelled'));
+      return t('dropCancelled');
+    }
+    page.selected = 'reserve';
+    page.size = null;
+    this.closePopover();
+    page.render();
+    const side = page.actor();
+    const said = t('reservePicked', { n: page.shownPosition().reserve[side] });
+    if (takeKeys) this.board.takeKeys(said);
+    return said;
   }
 
   /** Moves from the selection, by destination: Map(to -> [move]). */

@@ -57,41 +57,18 @@ export class Players {
     this.tick();
   }
 
-  /** A side's reserve (click to drop) and the pieces it lost. */
+  /** A side's reserve (to drop from) and the pieces it lost. */
   supply(side) {
     const page = this.page;
     const position = page.shownPosition();
-    const reserve = position.reserve[side];
-    const captured = position.captured[side];
-    const canDrop = page.actor() === side && page.view.legal_moves.drops.length > 0 && !page.pending;
-    const discs = (n, colour) => {
-      const shown = Math.min(n, 6);
-      const list = [];
-      for (let i = 0; i < shown; i++) list.push(smallDisc(colour));
-      return list;
-    };
-    const reserveButton = h(
-      'button',
-      {
-        class: `reserve${page.selected === 'reserve' && page.actor() === side ? ' selected' : ''}`,
-        disabled: !canDrop,
-        dataset: { reserve: side },
-        title: t('reserveHelp'),
-        onclick: () => {
-          page.selected = page.selected === 'reserve' ? null : 'reserve';
-          page.size = null;
-          page.board.closePopover();
-          page.render();
-        },
-      },
-      [h('span', { class: 'supply-label' }, t('reserve')), h('span', { class: 'discs' }, discs(reserve, side)), h('b', { class: 'count' }, String(reserve))],
-    );
-    const lost = h('span', { class: 'captured', dataset: { captured: side }, title: t('capturedHelp') }, [
-      h('span', { class: 'supply-label' }, t('captured')),
-      h('span', { class: 'discs' }, discs(captured, side)),
-      h('b', { class: 'count' }, String(captured)),
-    ]);
-    return h('div', { class: 'supply' }, [reserveButton, lost]);
+    const canDrop = page.actor() === side && page.board.canDrop();
+    return supplyBox({
+      side,
+      reserve: position.reserve[side],
+      captured: position.captured[side],
+      picked: page.selected === 'reserve' && page.actor() === side,
+      onPick: canDrop ? (byKeyboard) => page.board.pickReserve(byKeyboard) : null,
+    });
   }
 
   /** Counts the running clock down from the time the server gave. */
@@ -122,4 +99,38 @@ export class Players {
       }
     }
   }
+}
+
+/**
+ * A side's reserve and the pieces it lost (games with reserves), as the
+ * player bars of the game page and the lessons show them. The reserve is a
+ * button: `onPick(byKeyboard)` picks it to drop from (null: no drop now);
+ * `picked`, whether it is picked.
+ */
+export function supplyBox({ side, reserve, captured, picked, onPick }) {
+  const discs = (n) => {
+    const list = [];
+    for (let i = 0; i < Math.min(n, 6); i++) list.push(smallDisc(side));
+    return list;
+  };
+  const reserveButton = h(
+    'button',
+    {
+      class: `reserve${picked ? ' selected' : ''}`,
+      disabled: !onPick,
+      dataset: { reserve: side },
+      title: t('reserveHelp'),
+      'aria-label': `${t('reserve')} (${t(side)}): ${reserve}. ${t('reserveHelp')}`,
+      'aria-pressed': onPick ? String(Boolean(picked)) : null,
+      // A click from the keyboard (Enter or Space) has no pointer: detail 0.
+      onclick: (e) => onPick && onPick(e.detail === 0),
+    },
+    [h('span', { class: 'supply-label' }, t('reserve')), h('span', { class: 'discs' }, discs(reserve)), h('b', { class: 'count' }, String(reserve))],
+  );
+  const lost = h('span', { class: 'captured', dataset: { captured: side }, title: t('capturedHelp'), 'aria-label': `${t('captured')} (${t(side)}): ${captured}` }, [
+    h('span', { class: 'supply-label' }, t('captured')),
+    h('span', { class: 'discs' }, discs(captured)),
+    h('b', { class: 'count' }, String(captured)),
+  ]);
+  return h('div', { class: 'supply' }, [reserveButton, lost]);
 }

@@ -9,8 +9,10 @@ import { request, ApiError } from './api.js';
 import { h, clear } from './dom.js';
 import { t, getLang, onLangChange } from './i18n.js';
 import { GAMES, GAME_NAMES, loadKind, movingBoard } from './games.js';
-import { playedSquares } from './position.js';
+import { otherSide, playedSquares } from './position.js';
 import { navigate } from './router.js';
+import { reserveKey } from './board.js';
+import { supplyBox } from './game-players.js';
 
 const PROGRESS_KEY = 'monte.learn';
 
@@ -54,7 +56,7 @@ class LearnPage {
     this.taskIndex = 0;
     this.legal = null; // the task position's legal moves
     this.shown = null; // { fen, played } shown after a try
-    this.selected = null;
+    this.selected = null; // a square, or 'reserve'
     this.feedback = null; // { kind: 'solved' | 'missed' | 'illegal', text }
   }
 
@@ -114,12 +116,16 @@ class LearnPage {
     this.board = null;
     if (this.kind) {
       this.board = movingBoard(this.lesson.game, this.boardWrap, this.kind, this);
+      this.board.onKey = (e) => this.boardKey(e);
     }
     this.choiceBox = h('div', { class: 'choices' });
     this.taskBox = h('div', { class: 'card task-card' });
+    // Games with reserves: each side's reserve and lost pieces, as in a game.
+    const reserves = GAMES[this.lesson.game].reserves;
+    this.bars = reserves ? { top: h('div', { class: 'player-bar' }), bottom: h('div', { class: 'player-bar' }) } : null;
     this.main.appendChild(
       h('div', { class: `game-page learn-page game-${this.lesson.game}` }, [
-        h('section', { class: 'board-col' }, [this.boardWrap, this.choiceBox]),
+        h('section', { class: 'board-col' }, [this.bars && this.bars.top, this.boardWrap, this.bars && this.bars.bottom, this.choiceBox]),
         h('aside', { class: 'side-col' }, [this.taskBox, this.lessonList()]),
       ]),
     );
@@ -179,8 +185,8 @@ class LearnPage {
       f ? h('p', { class: `feedback ${f.kind}`, role: 'status' }, f.text) : null,
       h('div', { class: 'task-actions' }, [
         this.shown ? h('button', { class: 'button', dataset: { action: 'again' }, onclick: () => this.open(lesson, this.taskIndex) }, t('tryAgain')) : null,
-        this.legal && this.legal.drops.length && !this.shown
-          ? h('button', { class: `button${this.selected === '@' ? ' on' : ''}`, dataset: { action: 'drop' }, onclick: () => this.pickReserve() }, t('dropFromReserve'))
+        this.canDrop()
+          ? h('button', { class: `button${this.selected === 'reserve' ? ' on' : ''}`, dataset: { action: 'drop' }, onclick: (e) => this.pickReserve(e.detail === 0) }, t('dropFromReserve'))
           : null,
         next && f && f.kind === 'solved' ? h('button', { class: 'button primary', dataset: { action: 'next' }, onclick: () => this.open(next[0], next[1]) }, t('nextTask')) : null,
         !next && f && f.kind === 'solved' ? h('button', { class: 'button primary', onclick: () => navigate('/') }, t('navPlay')) : null,
@@ -192,19 +198,19 @@ class LearnPage {
     if (!this.board) return;
     const entry = GAMES[this.lesson.game];
     const task = this.task();
+    const position = this.shownPosition();
     const dests = new Map();
-    if (this.selected === '@' && this.legal) for (const m of this.legal.drops) dests.set(m.to, {});
+    if (this.selected === 'reserve' && this.legal) for (const m of this.legal.drops) dests.set(m.to, {});
     else if (this.selected && this.legal) {
       const moves = this.legal.from[this.selected] || [];
-      const position = entry.parse(task.fen, this.kind);
       for (const m of moves) dests.set(m.to, { label: entry.destinationLabel(moves.filter((o) => o.to === m.to), position, this.selected), call: m.call });
     }
-    const fen = this.shown ? this.shown.fen : task.fen;
     const squares = this.shown ? playedSquares(this.shown.played) : [];
+    this.renderBars(position);
     this.board.update({
-      position: entry.parse(fen, this.kind),
+      position,
       flipped: task.side_to_move === 'black',
-      selected: this.selected === '@' ? null : this.selected,
+      selected: this.selected === 'reserve' ? null : this.selected,
       destinations: dests,
       lastMove: squares,
       lastPath: this.shown && this.shown.played.path && this.shown.played.path.length ? squares : null,
@@ -212,8 +218,72 @@ class LearnPage {
     });
   }
 
-  pickReserve() {
-    this.selected = this.selected === '@' ? null : '@';
+  /**
+   * The learner's side at the bottom, the other at the top (as the board
+   * is turned), each with its reserve and lost pieces from the position
+   * shown (the task's, or the one after a try).
+   */
+  renderBars(position) {
+    if (!this.bars) return;
+    const learner = this.task().side_to_move;
+    for (const [bar, side] of [[this.bars.bottom, learner], [this.bars.top, otherSide(learner)]]) {
+      bar.className = `player-bar ${side}`;
+      bar.dataset.side = side;
+      clear(bar);
+      bar.append(
+        h('div', { class: 'who' }, [
+          h('span', { class: `side-dot ${side}`, title: t(side) }),
+          h('span', { class: 'name' }, t(side)),
+          side === learner ? h('span', { class: 'tag' }, t('you')) : null,
+        ]),
+        supplyBox({
+          side,
+          reserve: position.reserve[side],
+          captured: position.captured[side],
+          picked: side === learner && this.selected === 'reserve',
+          onPick: side === learner && this.canDrop() ? (byKeyboard) => this.pickReserve(byKeyboard) : null,
+        }),
+      );
+    }
+  }
+
+  /** The position shown: the task's, or the one after a try. */
+  shownPosition() {
+    return GAMES[this.lesson.game].parse(this.shown ? this.shown.fen : this.task().fen, this.kind);
+  }
+
+  canDrop() {
+    return this.canMove() && this.legal.drops.length > 0;
+  }
+
+  /** A key on the board besides the cursor's: R for the reserve, Escape (board.js). */
+  boardKey(e) {
+    return reserveKey(e, {
+      selected: this.selected,
+      reserves: GAMES[this.lesson.game].reserves,
+      canDrop: () => this.canDrop(),
+      pick: () => this.pickReserve(false),
+      clear: () => this.select(null),
+      refuse: () => {},
+    });
+  }
+
+  /** Picks the reserve to drop from, or puts it back; `takeKeys` as on the game page (game-board.js). */
+  pickReserve(takeKeys) {
+    if (this.selected === 'reserve') {
+      this.select(null);
+      this.board.announce(t('dropCancelled'));
+      return t('dropCancelled');
+    }
+    this.select('reserve');
+    const said = t('reservePicked', { n: this.shownPosition().reserve[this.task().side_to_move] });
+    if (takeKeys) this.board.takeKeys(said);
+    return said;
+  }
+
+  select(selected) {
+    clear(this.choiceBox);
+    this.selected = selected;
     this.renderTask();
     this.renderBoard();
   }
@@ -221,7 +291,7 @@ class LearnPage {
   clickSquare(square) {
     if (!this.canMove()) return;
     clear(this.choiceBox);
-    const moves = this.selected === '@' ? this.legal.drops.filter((m) => m.to === square) : this.selected ? (this.legal.from[this.selected] || []).filter((m) => m.to === square) : [];
+    const moves = this.selected === 'reserve' ? this.legal.drops.filter((m) => m.to === square) : this.selected ? (this.legal.from[this.selected] || []).filter((m) => m.to === square) : [];
     if (moves.length === 1) return this.attempt(moves[0].notation);
     if (moves.length > 1) {
       // Several moves end there (with a call or without, a group or a jump): the learner picks.
@@ -231,9 +301,7 @@ class LearnPage {
       );
       return;
     }
-    this.selected = this.legal.from[square] && this.selected !== square ? square : null;
-    this.renderTask();
-    this.renderBoard();
+    this.select(this.legal.from[square] && this.selected !== square ? square : null);
   }
 
   /** Sends a move to be judged by the rules. */

@@ -167,6 +167,13 @@ export async function clickMove(page, from, to, ply) {
   await waitForPly(page, ply);
 }
 
+/** The arrow keys that take the board's cursor from one square to another (White at the bottom). */
+export function arrowsBetween(from, to) {
+  const dx = to.charCodeAt(0) - from.charCodeAt(0);
+  const dy = Number(to.slice(1)) - Number(from.slice(1));
+  return [...Array(Math.abs(dx)).fill(dx > 0 ? 'ArrowRight' : 'ArrowLeft'), ...Array(Math.abs(dy)).fill(dy > 0 ? 'ArrowUp' : 'ArrowDown')];
+}
+
 export async function destinations(page) {
   return page.locator('.board-wrap .dest').evaluateAll((nodes) => nodes.map((n) => n.dataset.square).sort());
 }
@@ -256,7 +263,8 @@ export async function englishWords(page) {
     found.push(document.title);
     return found;
   });
-  const KEEP = new Set(['Monte', 'EN', 'RU', 'API', 'OpenAPI', 'seed', 'meyer', 'ludii', 'Ludii', 'sackson']);
+  // Esc is the key's label on Russian keyboards too.
+  const KEEP = new Set(['Monte', 'EN', 'RU', 'API', 'OpenAPI', 'seed', 'meyer', 'ludii', 'Ludii', 'sackson', 'Esc']);
   const words = [];
   for (const text of texts) {
     // Rule set options (`move-limit=60`) are identifiers of the API, like the rule set names.

@@ -1,10 +1,10 @@
 // Sounds (a move, a jump, a Salta call, low time, the game's end) and the
 // remembered mute switch; moves by keyboard on the game page and the
-// analysis board; the two board themes.
+// analysis board, and Focus drops by keyboard; the two board themes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, noErrors, clickSquare, waitForPly, newGame, history, screenshot, clickMove } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, clickSquare, waitForPly, newGame, history, screenshot, clickMove, destinations, arrowsBetween } from './helpers.mjs';
 
 const env = serverAndBrowser();
 
@@ -123,6 +123,65 @@ test('keyboard: the cursor moves with the arrows, Enter picks and puts, on the g
   await page.keyboard.press('Enter');
   await page.locator(`rect.sq.selected[data-square="${first}"]`).waitFor();
   assert.ok((await page.locator('.board-wrap .dest').count()) > 0);
+  noErrors(page);
+});
+
+test('keyboard: a Focus drop by R, or by the reserve’s button, then the cursor and Enter; Escape cancels', async () => {
+  const page = await openPage(env.browser);
+  // White has one piece in reserve; Black's d5 (White's prisoner under it) and g6.
+  const fen = '.,.,.,./.,.,.,.,.,./.,.,.,.,.,.,b,./.,.,.,wb,.,.,.,./.,.,.,.,.,.,.,./.,.,.,w,.,.,.,./.,.,.,.,.,./.,.,.,. w 1 0 30';
+  await newGame(page, env.server.url, { game: 'focus', opponent: 'local', fen });
+  const board = page.locator('.board-wrap svg.board');
+  const reserve = page.locator('button.reserve[data-reserve="white"]');
+  const said = () => page.locator('.board-wrap .board-live').innerText();
+  const cursor = () => page.locator('.board-wrap .cursor').getAttribute('data-square');
+  assert.match(await board.getAttribute('aria-label'), /R picks your reserve/);
+  assert.match(await reserve.getAttribute('aria-label'), /Reserve \(White\): 1/);
+  assert.equal(await reserve.getAttribute('aria-pressed'), 'false');
+
+  // R on the board: the reserve picked, the drops' squares (the server's) lit, the cursor where it was.
+  await board.focus();
+  await page.keyboard.press('ArrowUp');
+  const before = await cursor();
+  await page.keyboard.press('r');
+  await page.locator('button.reserve.selected[data-reserve="white"]').waitFor();
+  assert.equal(await reserve.getAttribute('aria-pressed'), 'true');
+  const drops = await destinations(page);
+  assert.ok(drops.length > 40 && drops.includes('d5') && drops.includes('d3'), drops.join(' '));
+  assert.equal(await cursor(), before);
+  assert.match(await said(), /^Reserve picked \(1 in it\).*Esc cancels\. /);
+  // Escape puts it back: nothing lit, nothing sent.
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('button.reserve.selected').count(), 0);
+  assert.deepEqual(await destinations(page), []);
+  assert.match(await said(), /^Drop cancelled/);
+  assert.deepEqual(await history(page), []);
+
+  // The reserve's button pressed with the keyboard: the board takes the keys, its cursor on the first square to drop on.
+  await reserve.focus();
+  await page.keyboard.press('Enter');
+  await page.locator('button.reserve.selected[data-reserve="white"]').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('board')), true);
+  const start = await cursor();
+  assert.ok(drops.includes(start), start);
+  assert.match(await said(), new RegExp(`^Reserve picked .*${start}: drop here \\(Enter\\)$`));
+  for (const key of arrowsBetween(start, 'd5')) await page.keyboard.press(key);
+  assert.equal(await cursor(), 'd5');
+  assert.equal(await said(), 'd5: drop here (Enter)');
+  await page.keyboard.press('Enter');
+  await waitForPly(page, 1);
+  // Sent and shown: the drop in the move list, White's piece on top of d5, the reserve empty.
+  assert.deepEqual(await history(page), ['@d5']);
+  const d5 = await page.locator('.board-wrap .layer-pieces g.at[data-square="d5"] .disc').evaluateAll((d) => d.map((x) => (x.classList.contains('white') ? 'w' : 'b')).join(''));
+  assert.equal(d5, 'wbw');
+  assert.equal(await page.locator('[data-reserve="white"] .count').innerText(), '0');
+  await screenshot(page, 'keyboard-drop', '.board-col');
+  // Black has no reserve: R says no drop can be made, and nothing is picked.
+  await board.focus();
+  await page.keyboard.press('r');
+  await page.locator('.toast', { hasText: 'You cannot drop a piece now' }).waitFor();
+  assert.match(await said(), /^You cannot drop a piece now/);
+  assert.equal(await page.locator('button.reserve.selected').count(), 0);
   noErrors(page);
 });
 

@@ -1,4 +1,4 @@
-// The main pages (start, a game of each kind, analysis, lessons) at
+// The main pages (start, a game of each kind, analysis, a lesson of each game) at
 // 1280x800, 1366x768, 390x844 and 844x390 (the two last as touch phones),
 // in English and Russian: a screenshot of each, kept as a CI artifact in
 // target/web-screenshots/, and the layout checked box by box: no visible
@@ -95,6 +95,8 @@ test('the main pages at four sizes in both languages: screenshots, and every box
     { name: 'game-focus', path: `/game/${games.focus}`, ready: '.board-wrap svg.board', game: true },
     { name: 'analysis', path: '/analysis', ready: '.engine-line' },
     { name: 'learn', path: '/learn?lesson=salta-call', ready: '.task-text' },
+    // A Focus lesson has both sides' bars (reserve, captured), which must fit as a game's do.
+    { name: 'learn-focus', path: '/learn?lesson=focus-drops', ready: '.learn-page .player-bar .reserve', game: true },
   ];
   const failures = [];
   let shots = 0;
