@@ -1,4 +1,6 @@
-//! `monte bench`: perft over fixed positions of both games.
+//! `monte bench`: perft over fixed positions of both games, random
+//! playouts from their starts, and the search bench, each with a total
+//! that is a signature of the code it measures.
 
 use std::time::Instant;
 
@@ -28,10 +30,50 @@ fn run_set<P: Position>(name: &str, set: &[(&str, u32)]) -> Result<(u64, f64)> {
     Ok((nodes, secs))
 }
 
+/// The playout part of `monte bench`: (rule set, games). Salta `ludii`
+/// is the rule set Ludii's own playout benchmark plays (each game runs to
+/// its draw at 1,250 moves a side); Focus `sackson` games end by a side
+/// out of pieces or by repetition.
+const SALTA_PLAYOUTS: (&str, u64) = ("ludii", 1000);
+const FOCUS_PLAYOUTS: (&str, u64) = ("sackson", 60);
+
+/// No bench game reaches this many plies; it only bounds a wandering one.
+const PLAYOUT_MAX_PLIES: u64 = 1_000_000;
+
+/// Play `games` random games from the start of `rules` on one thread,
+/// game `i` with the seed `i`, and print their speed. Returns the total
+/// moves and the sum of the games' last positions' hashes: the same on
+/// every machine, they change only when the random moves drawn change
+/// (Salta `ludii` games all last 2,500 plies, so there the hashes tell).
+fn playout_set<P: Position>(name: &str, (rules, games): (&str, u64)) -> Result<(u64, u64)>
+where
+    P::Rules: RepetitionRule,
+{
+    let start_pos = P::start(rules.parse()?);
+    let mut seen = Seen::default();
+    let (mut moves, mut ends) = (0, 0u64);
+    let start = Instant::now();
+    for seed in 0..games {
+        let game = random_playout(&start_pos, &mut Rng::new(seed), PLAYOUT_MAX_PLIES, &mut seen);
+        moves += game.plies;
+        ends = ends.wrapping_add(game.end_hash);
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "{name} playouts rules {rules}: {games} games, {moves} moves in {secs:.3} s, {:.0} games/s, {:.2} M moves/s",
+        games as f64 / secs,
+        moves as f64 / secs / 1e6
+    );
+    Ok((moves, ends))
+}
+
 pub fn run() -> Result<()> {
     let (sn, _) = run_set::<SaltaPosition>("salta", bench::SALTA)?;
     let (fnodes, _) = run_set::<FocusPosition>("focus", bench::FOCUS)?;
     println!("perft total nodes {}", sn + fnodes);
+    let (sm, se) = playout_set::<SaltaPosition>("salta", SALTA_PLAYOUTS)?;
+    let (fm, fe) = playout_set::<FocusPosition>("focus", FOCUS_PLAYOUTS)?;
+    println!("playout signature (total moves, last positions) {} {:016x}", sm + fm, se.wrapping_add(fe));
     let ss =
         bench::print_search("salta", &bench::search_set::<SaltaPosition>(bench::SALTA, bench::SALTA_SEARCH_DEPTH)?);
     let fs =
@@ -75,7 +117,7 @@ where
                     let mut seen = Seen::default();
                     let mut tally = Tally::default();
                     while begin.elapsed().as_secs_f64() < seconds {
-                        let Playout { plies, outcome: o } = random_playout(&start, &mut rng, max_plies, &mut seen);
+                        let Playout { plies, outcome: o, .. } = random_playout(&start, &mut rng, max_plies, &mut seen);
                         tally.games += 1;
                         tally.moves += plies;
                         let key = match o {

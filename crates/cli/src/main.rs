@@ -136,8 +136,9 @@ enum Command {
         records: Vec<String>,
     },
     /// Benchmarks. Without a subcommand: perft over a fixed set of
-    /// positions of both games (nodes per second and a deterministic node
-    /// total)
+    /// positions of both games, seeded random playouts from their starts
+    /// and the search bench, each with its speed and a deterministic
+    /// signature
     Bench {
         #[command(subcommand)]
         kind: Option<BenchKind>,

@@ -117,6 +117,21 @@ fn bench_playouts_reports_games_and_endings() {
     assert!(out.contains("2 thread(s)"), "{out}");
 }
 
+#[test]
+fn bench_prints_its_signatures() {
+    // The totals depend only on the code: perft on the move generator,
+    // the playouts on the random moves drawn, the search on the search and
+    // the evaluation. A change that alters one on purpose says so here
+    // (and in docs/engine.md for the search).
+    let out = ok(&["bench"]);
+    assert!(out.contains("perft total nodes 150850943\n"), "{out}");
+    assert!(out.contains("playout signature (total moves, last positions) 4396285 90c0b150a8b81d0a\n"), "{out}");
+    assert!(out.ends_with("search signature (total nodes) 9507819\n"), "{out}");
+    for part in ["salta playouts rules ludii: 1000 games", "focus playouts rules sackson: 60 games"] {
+        assert!(out.contains(part), "{out}");
+    }
+}
+
 /// The records of a `--records` file, one after another.
 fn records(path: &std::path::Path) -> Vec<monte_rules::record::Record> {
     let text = std::fs::read_to_string(path).expect("records file");

@@ -15,6 +15,9 @@ pub struct Playout {
     pub plies: u64,
     /// `None` when the game was cut at the ply limit.
     pub outcome: Option<Outcome>,
+    /// The hash of the last position: with `plies`, a fingerprint of the
+    /// moves drawn (the playout signature of `monte bench`).
+    pub end_hash: u64,
 }
 
 /// Repetition counts by position hash, kept by the caller so that many
@@ -62,10 +65,10 @@ where
     seen.clear();
     loop {
         if let Status::Over(outcome) = pos.status() {
-            return Playout { plies, outcome: Some(outcome) };
+            return Playout { plies, outcome: Some(outcome), end_hash: pos.hash() };
         }
         if plies >= max_plies {
-            return Playout { plies, outcome: None };
+            return Playout { plies, outcome: None, end_hash: pos.hash() };
         }
         if repetition {
             let n = seen.entry(pos.hash()).or_insert(0);
@@ -73,13 +76,13 @@ where
             if *n >= 3 {
                 let outcome =
                     Outcome { winner: pos.rules().draw_winner(), reason: EndReason::Repetition, margin: None };
-                return Playout { plies, outcome: Some(outcome) };
+                return Playout { plies, outcome: Some(outcome), end_hash: pos.hash() };
             }
         }
         match pos.random_move(rng) {
             Some(mv) => pos.play_unchecked(mv),
             // Over by its goal, which status() has already reported.
-            None => return Playout { plies, outcome: None },
+            None => return Playout { plies, outcome: None, end_hash: pos.hash() },
         }
         plies += 1;
     }
