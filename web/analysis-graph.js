@@ -27,6 +27,14 @@ export function plottedRange(values, scale) {
 }
 
 /**
+ * Where `v` lies between `low` and `high`, from 0 to 1 (kept within
+ * them): the graph's height and the evaluation bar's fill.
+ */
+export function shareOf(v, [low, high]) {
+  return (Math.min(high, Math.max(low, v)) - low) / (high - low);
+}
+
+/**
  * `values[ply]`: the review's value of each position so far (White's, on
  * `scale`: `{ unit, min, max }` from the server); `plies`: how many
  * positions the line has; `marks`: the review's marked moves; `current`:
@@ -36,7 +44,7 @@ export function evalGraph({ values, scale, plies, marks, current, onPick }) {
   const last = Math.max(1, plies - 1);
   const [low, high] = plottedRange(values, scale);
   const x = (ply) => (ply / last) * W;
-  const y = (v) => ((high - Math.min(high, Math.max(low, v))) / (high - low)) * H;
+  const y = (v) => (1 - shareOf(v, [low, high])) * H;
   const svg = s('svg', {
     class: 'eval-graph',
     viewBox: `0 0 ${W} ${H}`,

@@ -10,8 +10,10 @@ import { request, ApiError, socketUrl, readMessage } from './api.js';
 import { h, clear, toast } from './dom.js';
 import { t, onLangChange } from './i18n.js';
 import { GAMES, GAME_NAMES, loadKind, movingBoard } from './games.js';
-import { playedSquares } from './position.js';
-import { evalGraph, plottedRange, scaleText } from './analysis-graph.js';
+import { otherSide, playedSquares } from './position.js';
+import { evalGraph, plottedRange, scaleText, shareOf } from './analysis-graph.js';
+import { reserveKey } from './board.js';
+import { sideBar } from './game-players.js';
 
 /** `/analysis?game=ID`, `?record=...`, or `?kind=salta&rules=seed&fen=...`. */
 export function analysisPage(main) {
@@ -31,6 +33,14 @@ export function evalText(e) {
   if (e.win) return t('winIn', { side: t(e.win.side), n: e.win.plies });
   const v = e.units / 100;
   return `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
+}
+
+/** The bar's value in words, with its unit and ends (`scale` from the server). */
+function barText(value, scale) {
+  const steps = scale.unit === 'steps';
+  const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0');
+  const n = steps ? (v) => signed(Math.round(v * 100) / 100) : (v) => v.toFixed(2);
+  return t(steps ? 'barSteps' : 'barExpected', { value: n(value), low: n(scale.min), high: n(scale.max) });
 }
 
 let nextNode = 0;
@@ -238,7 +248,10 @@ class AnalysisPage {
     this.board = null;
     if (this.kind) {
       this.board = movingBoard(this.source.game, this.boardWrap, this.kind, this);
+      this.board.onKey = (e) => reserveKey(e, this.reserveHost());
     }
+    // Games with reserves: each side's reserve and lost pieces, as in a game.
+    this.bars = this.entry && this.entry.reserves ? { top: h('div', { class: 'player-bar' }), bottom: h('div', { class: 'player-bar' }) } : null;
     this.evalBar = h('div', { class: 'eval-bar', role: 'img' }, [h('div', { class: 'eval-fill' })]);
     this.engineBox = h('div', { class: 'engine' });
     this.graphBox = h('div', { class: 'graph-box' });
@@ -246,7 +259,7 @@ class AnalysisPage {
     this.navBox = h('div', { class: 'move-nav' });
     this.main.appendChild(
       h('div', { class: `game-page analysis-page game-${this.source.game}` }, [
-        h('section', { class: 'board-col' }, [this.evalBar, this.boardWrap, this.choiceBox]),
+        h('section', { class: 'board-col' }, [this.evalBar, this.bars && this.bars.top, this.boardWrap, this.bars && this.bars.bottom, this.choiceBox]),
         h('aside', { class: 'side-col' }, [
           h('div', { class: 'card engine-card' }, [
             h('div', { class: 'game-title' }, [
@@ -286,24 +299,80 @@ class AnalysisPage {
   renderBoard() {
     if (!this.board || !this.current) return;
     const n = this.current;
+    const position = this.entry.parse(n.fen, this.kind);
     const dests = new Map();
-    if (this.selected && n.legal) for (const m of n.legal.from[this.selected] || []) dests.set(m.to, {});
+    for (const m of this.selectedMoves()) dests.set(m.to, {});
     const squares = playedSquares(n.played);
+    this.renderBars(position);
     this.board.update({
-      position: this.entry.parse(n.fen, this.kind),
+      position,
       flipped: this.flipped,
-      selected: this.selected,
+      selected: this.selected === 'reserve' ? null : this.selected,
       destinations: dests,
       lastMove: squares,
       lastPath: n.played && n.played.path && n.played.path.length ? squares : null,
       movable: new Set(n.legal ? Object.keys(n.legal.from) : []),
       arrows: this.arrows(),
     });
-    const fill = this.evalBar.firstChild;
+    this.renderBar();
+  }
+
+  /**
+   * The evaluation bar: the best line's value for White on the server's
+   * scale (as the review's graph), its fill from the scale's least value
+   * at the left to its greatest at the right, and the same in words.
+   */
+  renderBar() {
     const best = this.lines && this.lines.lines[0];
-    const white = best ? best.eval.white : 0.5;
-    fill.style.width = `${Math.round(white * 100)}%`;
-    this.evalBar.setAttribute('aria-label', best ? evalText(best.eval) : t('engineIdle'));
+    const scale = this.lines && this.lines.scale;
+    const share = best ? shareOf(best.value, [scale.min, scale.max]) : 0.5;
+    this.evalBar.firstChild.style.width = `${share * 100}%`;
+    this.evalBar.dataset.value = best ? String(best.value) : '';
+    this.evalBar.dataset.unit = scale ? scale.unit : '';
+    const text = best ? barText(best.value, scale) : t('engineIdle');
+    this.evalBar.setAttribute('aria-label', text);
+    this.evalBar.title = text;
+  }
+
+  /**
+   * Each side's reserve and lost pieces in the position shown, White's
+   * bar at the bottom unless the board is turned; the side to move's
+   * reserve picks the reserve to drop from.
+   */
+  renderBars(position) {
+    if (!this.bars) return;
+    const bottom = this.flipped ? 'black' : 'white';
+    const host = this.reserveHost();
+    for (const [bar, side] of [[this.bars.bottom, bottom], [this.bars.top, otherSide(bottom)]]) {
+      sideBar(bar, side, { position, dropper: position.side, tag: null, toMove: side === position.side, host });
+    }
+  }
+
+  /** The page's side of dropping from the reserve (board.js reserveKey). */
+  reserveHost() {
+    return {
+      board: this.board,
+      selected: this.selected,
+      reserves: this.entry.reserves,
+      canDrop: () => Boolean(this.current && this.current.legal && this.current.legal.drops.length),
+      reserveCount: () => {
+        const position = this.entry.parse(this.current.fen, this.kind);
+        return position.reserve[position.side];
+      },
+      select: (selected) => {
+        clear(this.choiceBox);
+        this.selected = selected;
+        this.renderBoard();
+      },
+      refuse: () => {},
+    };
+  }
+
+  /** The legal moves of what is picked: a piece's, or the drops when the reserve is. */
+  selectedMoves() {
+    const legal = this.current && this.current.legal;
+    if (!legal || !this.selected) return [];
+    return this.selected === 'reserve' ? legal.drops : legal.from[this.selected] || [];
   }
 
   renderEngine(error) {
@@ -318,6 +387,8 @@ class AnalysisPage {
       ]),
     );
     if (!l) return;
+    // The bar's unit and ends, in words.
+    if (l.lines[0]) this.engineBox.append(h('p', { class: 'hint bar-scale' }, barText(l.lines[0].value, l.scale)));
     this.engineBox.append(
       h(
         'ol',
@@ -439,7 +510,7 @@ class AnalysisPage {
     if (!n || !n.legal) return;
     clear(this.choiceBox);
     if (this.selected) {
-      const moves = (n.legal.from[this.selected] || []).filter((m) => m.to === square);
+      const moves = this.selectedMoves().filter((m) => m.to === square);
       if (moves.length === 1) return this.play(moves[0].notation);
       if (moves.length > 1) {
         // Several moves end there (a call or not, how many pieces): the player picks one.

@@ -10,30 +10,55 @@ import { t } from './i18n.js';
 const SQ = 100;
 
 /**
- * The keys a page takes on a board with a reserve, besides the cursor's
- * (a Board's `onKey`): R (the key, whatever the keyboard's layout) picks
- * the reserve to drop from, or puts it back when picked; Escape clears
- * what is picked. `selected`: a square, 'reserve' or null; `reserves`:
- * whether the game has reserves; `canDrop()`; `pick()` picks the reserve
- * and says so; `clear()` clears the selection; `refuse()` tells why no
- * drop can be made now. What to say, or null for a key not taken.
+ * Dropping from the reserve, one way on every page with a board (the game
+ * page, the lessons, the analysis board). `host`, the page's side of it,
+ * made afresh for each call: { board, selected (a square, 'reserve' or
+ * null), reserves (whether the game has reserves), canDrop(),
+ * reserveCount() (the dropping side's reserve in the position shown),
+ * select(selection) (sets the selection and redraws), refuse() (tells
+ * why no drop can be made now) }.
+ *
+ * The keys a page takes on its board besides the cursor's (a Board's
+ * `onKey`): R (the key, whatever the keyboard's layout) picks the reserve
+ * to drop from, or puts it back when picked; Escape clears what is
+ * picked. What to say, or null for a key not taken.
  */
-export function reserveKey(e, { selected, reserves, canDrop, pick, clear, refuse }) {
+export function reserveKey(e, host) {
+  const { selected } = host;
   if (e.key === 'Escape' && selected) {
-    clear();
+    host.select(null);
     return t(selected === 'reserve' ? 'dropCancelled' : 'selectionCleared');
   }
-  if (e.code !== 'KeyR' || e.ctrlKey || e.metaKey || e.altKey || !reserves) return null;
+  if (e.code !== 'KeyR' || e.ctrlKey || e.metaKey || e.altKey || !host.reserves) return null;
   if (selected === 'reserve') {
-    clear();
+    host.select(null);
     return t('dropCancelled');
   }
-  if (!canDrop()) {
-    refuse();
+  if (!host.canDrop()) {
+    host.refuse();
     return t('noDropNow');
   }
-  return pick();
+  return pickReserve(host, false);
 }
+
+/**
+ * Picks the reserve to drop from (its button, or R on the board), or
+ * puts it back when picked, and says so (`host` as for reserveKey).
+ * `takeKeys`: the button pressed with the keyboard, after which the board
+ * takes the keys, its cursor on the first square to drop on.
+ */
+export function pickReserve(host, takeKeys) {
+  if (host.selected === 'reserve') {
+    host.select(null);
+    host.board.announce(t('dropCancelled'));
+    return t('dropCancelled');
+  }
+  host.select('reserve');
+  const said = t('reservePicked', { n: host.reserveCount() });
+  if (takeKeys) host.board.takeKeys(said);
+  return said;
+}
+
 const MARGIN = 34;
 
 /**

@@ -6,7 +6,7 @@
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { playedSquares } from './position.js';
-import { reserveKey } from './board.js';
+import { reserveKey, pickReserve } from './board.js';
 
 export class BoardPanel {
   constructor(page) {
@@ -39,17 +39,28 @@ export class BoardPanel {
     this.wrap.append(this.popover);
   }
 
-  /** A key on the board besides the cursor's: R for the reserve, Escape (board.js). */
-  boardKey(e) {
+  /** The page's side of dropping from the reserve (board.js reserveKey). */
+  reserveHost() {
     const page = this.page;
-    return reserveKey(e, {
+    return {
+      board: this.board,
       selected: page.selected,
       reserves: page.entry.reserves,
       canDrop: () => this.canDrop(),
-      pick: () => this.pickReserve(false),
-      clear: () => this.clearSelection(),
+      reserveCount: () => page.shownPosition().reserve[page.actor()],
+      select: (selected) => {
+        page.selected = selected;
+        page.size = null;
+        this.closePopover();
+        page.render();
+      },
       refuse: () => (page.actor() === null || page.pending ? page.cannotMove() : toast(t('noDropNow'), 'error')),
-    });
+    };
+  }
+
+  /** A key on the board besides the cursor's: R for the reserve, Escape (board.js). */
+  boardKey(e) {
+    return reserveKey(e, this.reserveHost());
   }
 
   /** Whether this browser may drop from the reserve now. */
@@ -58,35 +69,9 @@ export class BoardPanel {
     return page.actor() !== null && !page.pending && page.view.legal_moves.drops.length > 0;
   }
 
-  clearSelection() {
-    const page = this.page;
-    page.selected = null;
-    page.size = null;
-    this.closePopover();
-    page.render();
-  }
-
-  /**
-   * Picks the reserve to drop from (its button, or R on the board), or
-   * puts it back when picked, and says so. `takeKeys`: the button pressed
-   * with the keyboard, after which the board takes the keys, its cursor on
-   * the first square to drop on.
-   */
+  /** Picks the reserve to drop from, or puts it back (board.js pickReserve). */
   pickReserve(takeKeys) {
-    const page = this.page;
-    if (page.selected === 'reserve') {
-      this.clearSelection();
-      this.board.announce(t('dropCancelled'));
-      return t('dropCancelled');
-    }
-    page.selected = 'reserve';
-    page.size = null;
-    this.closePopover();
-    page.render();
-    const side = page.actor();
-    const said = t('reservePicked', { n: page.shownPosition().reserve[side] });
-    if (takeKeys) this.board.takeKeys(said);
-    return said;
+    return pickReserve(this.reserveHost(), takeKeys);
   }
 
   /** Moves from the selection, by destination: Map(to -> [move]). */

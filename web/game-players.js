@@ -7,6 +7,7 @@ import { t, levelName } from './i18n.js';
 import { smallDisc } from './pieces.js';
 import { SIDES, otherSide } from './position.js';
 import { playSound } from './sound.js';
+import { pickReserve } from './board.js';
 
 export class Players {
   constructor(page) {
@@ -133,4 +134,27 @@ export function supplyBox({ side, reserve, captured, picked, onPick }) {
     h('b', { class: 'count' }, String(captured)),
   ]);
   return h('div', { class: 'supply' }, [reserveButton, lost]);
+}
+
+/**
+ * A bar of `side` off the game page (the lessons, the analysis board):
+ * its name, a tag (or null), and its reserve and lost pieces in
+ * `position`, the reserve a button when `side` is `dropper` and may drop
+ * (`host` as for board.js reserveKey); marked as the side to move when
+ * `toMove`.
+ */
+export function sideBar(bar, side, { position, dropper, tag, toMove, host }) {
+  bar.className = `player-bar ${side}${toMove ? ' to-move' : ''}`;
+  bar.dataset.side = side;
+  clear(bar);
+  bar.append(
+    h('div', { class: 'who' }, [h('span', { class: `side-dot ${side}`, title: t(side) }), h('span', { class: 'name' }, t(side)), tag ? h('span', { class: 'tag' }, tag) : null]),
+    supplyBox({
+      side,
+      reserve: position.reserve[side],
+      captured: position.captured[side],
+      picked: side === dropper && host.selected === 'reserve',
+      onPick: side === dropper && host.canDrop() ? (byKeyboard) => pickReserve(host, byKeyboard) : null,
+    }),
+  );
 }

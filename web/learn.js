@@ -11,8 +11,8 @@ import { t, getLang, onLangChange } from './i18n.js';
 import { GAMES, GAME_NAMES, loadKind, movingBoard } from './games.js';
 import { otherSide, playedSquares } from './position.js';
 import { navigate } from './router.js';
-import { reserveKey } from './board.js';
-import { supplyBox } from './game-players.js';
+import { reserveKey, pickReserve } from './board.js';
+import { sideBar } from './game-players.js';
 
 const PROGRESS_KEY = 'monte.learn';
 
@@ -186,7 +186,7 @@ class LearnPage {
       h('div', { class: 'task-actions' }, [
         this.shown ? h('button', { class: 'button', dataset: { action: 'again' }, onclick: () => this.open(lesson, this.taskIndex) }, t('tryAgain')) : null,
         this.canDrop()
-          ? h('button', { class: `button${this.selected === 'reserve' ? ' on' : ''}`, dataset: { action: 'drop' }, onclick: (e) => this.pickReserve(e.detail === 0) }, t('dropFromReserve'))
+          ? h('button', { class: `button${this.selected === 'reserve' ? ' on' : ''}`, dataset: { action: 'drop' }, onclick: (e) => pickReserve(this.reserveHost(), e.detail === 0) }, t('dropFromReserve'))
           : null,
         next && f && f.kind === 'solved' ? h('button', { class: 'button primary', dataset: { action: 'next' }, onclick: () => this.open(next[0], next[1]) }, t('nextTask')) : null,
         !next && f && f.kind === 'solved' ? h('button', { class: 'button primary', onclick: () => navigate('/') }, t('navPlay')) : null,
@@ -226,25 +226,9 @@ class LearnPage {
   renderBars(position) {
     if (!this.bars) return;
     const learner = this.task().side_to_move;
-    for (const [bar, side] of [[this.bars.bottom, learner], [this.bars.top, otherSide(learner)]]) {
-      bar.className = `player-bar ${side}`;
-      bar.dataset.side = side;
-      clear(bar);
-      bar.append(
-        h('div', { class: 'who' }, [
-          h('span', { class: `side-dot ${side}`, title: t(side) }),
-          h('span', { class: 'name' }, t(side)),
-          side === learner ? h('span', { class: 'tag' }, t('you')) : null,
-        ]),
-        supplyBox({
-          side,
-          reserve: position.reserve[side],
-          captured: position.captured[side],
-          picked: side === learner && this.selected === 'reserve',
-          onPick: side === learner && this.canDrop() ? (byKeyboard) => this.pickReserve(byKeyboard) : null,
-        }),
-      );
-    }
+    const host = this.reserveHost();
+    sideBar(this.bars.bottom, learner, { position, dropper: learner, tag: t('you'), host });
+    sideBar(this.bars.top, otherSide(learner), { position, dropper: learner, tag: null, host });
   }
 
   /** The position shown: the task's, or the one after a try. */
@@ -256,29 +240,22 @@ class LearnPage {
     return this.canMove() && this.legal.drops.length > 0;
   }
 
-  /** A key on the board besides the cursor's: R for the reserve, Escape (board.js). */
-  boardKey(e) {
-    return reserveKey(e, {
+  /** The page's side of dropping from the reserve (board.js reserveKey). */
+  reserveHost() {
+    return {
+      board: this.board,
       selected: this.selected,
       reserves: GAMES[this.lesson.game].reserves,
       canDrop: () => this.canDrop(),
-      pick: () => this.pickReserve(false),
-      clear: () => this.select(null),
+      reserveCount: () => this.shownPosition().reserve[this.task().side_to_move],
+      select: (selected) => this.select(selected),
       refuse: () => {},
-    });
+    };
   }
 
-  /** Picks the reserve to drop from, or puts it back; `takeKeys` as on the game page (game-board.js). */
-  pickReserve(takeKeys) {
-    if (this.selected === 'reserve') {
-      this.select(null);
-      this.board.announce(t('dropCancelled'));
-      return t('dropCancelled');
-    }
-    this.select('reserve');
-    const said = t('reservePicked', { n: this.shownPosition().reserve[this.task().side_to_move] });
-    if (takeKeys) this.board.takeKeys(said);
-    return said;
+  /** A key on the board besides the cursor's: R for the reserve, Escape (board.js). */
+  boardKey(e) {
+    return reserveKey(e, this.reserveHost());
   }
 
   select(selected) {

@@ -1,11 +1,13 @@
 // The analysis board: a position set up from its string, the engine's
 // lines streamed depth by depth and drawn as arrows, free moves making a
-// variation, and a finished game opened from its page with the review's
-// graph, a click on which goes to the move.
+// variation, the evaluation bar on the server's scale, Focus drops by
+// click and by keyboard with both sides' counts, and a finished game
+// opened from its page with the review's graph, a click on which goes to
+// the move.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare } from './helpers.mjs';
+import { serverAndBrowser, openPage, noErrors, screenshot, clickSquare, destinations, arrowsBetween } from './helpers.mjs';
 
 const env = serverAndBrowser();
 
@@ -30,6 +32,46 @@ function listen(page, type = 'analysis') {
 }
 
 const current = (page) => page.locator('.move-tree .mv.current').innerText();
+
+/** Loads a position string on the analysis board (already open) of `game`. */
+async function loadPosition(page, game, fen) {
+  await page.locator('form.position-source select[name="kind"]').selectOption(game);
+  await page.locator('form.position-source input[name="fen"]').fill(fen);
+  await page.locator('button[data-load="position"]').click();
+}
+
+/**
+ * The evaluation bar once the engine has searched `position` to `depth`:
+ * its value and unit, the share of its width filled (as drawn, once its
+ * transition is over) and its words; checked to be the best line's value
+ * of one of the server's messages about the position (`heard`).
+ */
+async function settledBar(page, heard, position, depth = 3) {
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    const values = heard.filter((m) => m.position === position && m.depth >= depth).map((m) => m.lines[0].value);
+    if (values.length) {
+      // The fill as drawn is the fill asked for (its width's transition over), for one of the values heard.
+      const bar = await page
+        .waitForFunction(
+          (values) => {
+            const bar = document.querySelector('.eval-bar');
+            const fill = bar.firstChild;
+            const drawn = fill.getBoundingClientRect().width / bar.clientWidth;
+            const asked = parseFloat(fill.style.width) / 100;
+            const value = bar.dataset.value === '' ? NaN : +bar.dataset.value;
+            return Math.abs(drawn - asked) < 0.002 && values.includes(value) ? { value, unit: bar.dataset.unit, filled: drawn, words: bar.getAttribute('aria-label') } : null;
+          },
+          values,
+          { timeout: 2000 },
+        )
+        .catch(() => null);
+      if (bar) return bar.jsonValue();
+    }
+    assert.ok(Date.now() < deadline, `no bar for ${position}: ${JSON.stringify(heard.filter((m) => m.position === position).map((m) => m.lines[0].value))}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 test('a position string: the engine streams its three best lines as arrows; free moves make a variation', async () => {
   const page = await openPage(env.browser);
@@ -119,6 +161,138 @@ async function resignedGame(page, game, moves) {
 async function graphPoints(page) {
   return page.locator('.eval-graph .graph-point').evaluateAll((nodes) => nodes.map((n) => ({ ply: +n.dataset.ply, value: +n.dataset.value, cy: +n.getAttribute('cy') })));
 }
+
+/**
+ * Records every value the evaluation bar shows, with the share of its
+ * width it asks to fill then: `window.barLog`, from the page's start.
+ */
+async function recordBar(page) {
+  await page.addInitScript(() => {
+    window.barLog = [];
+    new MutationObserver((mutations) => {
+      for (const m of mutations) {
+        const bar = m.target;
+        if (bar.classList.contains('eval-bar') && bar.dataset.value !== '') window.barLog.push({ value: +bar.dataset.value, share: parseFloat(bar.firstChild.style.width) / 100 });
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-value'] });
+  });
+}
+
+test('the evaluation bar: White’s lead in steps in Salta (the server’s value, as in a review), the expected score in Focus', async () => {
+  const page = await openPage(env.browser);
+  const heard = listen(page);
+  await recordBar(page);
+  // The start, and FEN four plies on: at depth 9 (searched the same every time, on one
+  // thread from an empty table) White's lead is −1.32 and −6.66 steps, where the expected
+  // scores differ by under 0.03. Deeper, the values drift, so the bars are compared at depth 9.
+  const start = 's5,s4,s3,s2,s1/m5,m4,m3,m2,m1/o5,o4,o3,o2,o1/.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./O1,O2,O3,O4,O5/M1,M2,M3,M4,M5/S1,S2,S3,S4,S5 w - 0';
+  const atDepth9 = [];
+  for (const fen of [start, FEN]) {
+    await page.goto(`${env.server.url}/analysis?kind=salta&fen=${encodeURIComponent(fen)}`);
+    await page.locator('.board-wrap svg.board').waitFor();
+    // The server's best line at depth 9, and the bar as it showed it.
+    const deadline = Date.now() + 20000;
+    while (!heard.some((m) => m.position === fen && m.depth >= 9)) {
+      assert.ok(Date.now() < deadline, `depth 9 of ${fen}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const best = heard.find((m) => m.position === fen && m.depth === 9).lines[0];
+    assert.equal(best.value, best.eval.units / 100, JSON.stringify(best));
+    const shown = await (await page.waitForFunction((value) => window.barLog.find((b) => b.value === value), best.value)).jsonValue();
+    atDepth9.push({ ...shown, white: best.eval.white });
+    // Its last value drawn, the server's too, with the unit in its words.
+    const last = await settledBar(page, heard, fen);
+    assert.equal(last.unit, 'steps');
+    assert.ok(Math.abs(last.filled - (last.value + 40) / 80) < 0.005, JSON.stringify(last));
+    assert.match(last.words, /^The bar: White’s lead in steps, [−+]?[\d.]+, from −40 at the left to \+40 at the right$/);
+    assert.equal(await page.locator('.engine-card .bar-scale').innerText(), last.words);
+  }
+  // Each fill is the lead from −40 at the left to +40 at the right.
+  for (const bar of atDepth9) assert.ok(Math.abs(bar.share - (bar.value + 40) / 80) < 1e-9, JSON.stringify(bar));
+  const [ahead, behind] = atDepth9;
+  assert.ok(ahead.value - behind.value >= 4, `the leads: ${ahead.value} and ${behind.value}`);
+  // Several steps of lead fill the bar further by a step's eightieth each, where the expected score hardly moves.
+  assert.ok(ahead.share - behind.share >= 0.05, `filled ${ahead.share} and ${behind.share}`);
+  assert.ok(Math.abs(ahead.white - behind.white) < 0.03, `expected scores ${ahead.white} and ${behind.white}`);
+  await screenshot(page, 'analysis-bar-salta', '.board-col');
+
+  // A win found is at the end of the scale: the bar full.
+  const won = 'S5,S4,S3,S2,S1/M5,M4,M3,M2,M1/O5,O4,.,O2,O1/.,.,o1,.,./.,O3,.,.,./.,.,.,.,./.,.,.,.,./o3,o4,o5,o2,./m1,m2,m3,m4,m5/s1,s2,s3,s4,s5 w - 0';
+  await page.goto(`${env.server.url}/analysis?kind=salta&fen=${encodeURIComponent(won)}`);
+  const full = await settledBar(page, heard, won, 1);
+  assert.equal(full.value, 40);
+  assert.ok(full.filled > 0.995, String(full.filled));
+
+  // Focus: White's expected score, from 0 to 1.
+  await page.goto(`${env.server.url}/analysis?kind=focus&fen=${encodeURIComponent(FOCUS_FEN)}`);
+  await page.locator('.board-wrap svg.board-focus').waitFor();
+  const focus = await settledBar(page, heard, FOCUS_FEN);
+  assert.equal(focus.unit, 'expected_score');
+  assert.equal(focus.value, heard.filter((m) => m.position === FOCUS_FEN).find((m) => m.lines[0].value === focus.value).lines[0].eval.white);
+  assert.ok(Math.abs(focus.filled - focus.value) < 0.005, JSON.stringify(focus));
+  assert.match(focus.words, /^The bar: White’s expected score, [\d.]+, from 0\.00 at the left to 1\.00 at the right$/);
+  noErrors(page);
+});
+
+// A Focus position: White and Black have a piece in reserve each; Black's d5 (White's prisoner under it) and g6, White's d3.
+const FOCUS_FEN = '.,.,.,./.,.,.,.,.,./.,.,.,.,.,.,b,./.,.,.,wb,.,.,.,./.,.,.,.,.,.,.,./.,.,.,w,.,.,.,./.,.,.,.,.,./.,.,.,. w 1 1 30';
+
+test('Focus drops on the analysis board: the reserve by click and by keyboard, both sides’ counts', async () => {
+  const page = await openPage(env.browser);
+  await page.goto(`${env.server.url}/analysis`);
+  await page.locator('.board-wrap svg.board').waitFor();
+  await loadPosition(page, 'focus', FOCUS_FEN);
+  await page.locator('.board-wrap svg.board-focus').waitFor();
+  const count = (what, side) => page.locator(`.analysis-page [data-${what}="${side}"] .count`).innerText();
+  const counts = async () => ({ reserve: [await count('reserve', 'white'), await count('reserve', 'black')], captured: [await count('captured', 'white'), await count('captured', 'black')] });
+  const discs = (square) => page.locator(`.board-wrap .layer-pieces g.at[data-square="${square}"] .disc`).evaluateAll((d) => d.map((x) => (x.classList.contains('white') ? 'w' : 'b')).join(''));
+  // Both sides' bars, White's at the bottom, with the position's counts: 18 each, less the board and the reserve.
+  await page.locator('.player-bar.white button.reserve[data-reserve="white"]').waitFor();
+  assert.deepEqual(await page.locator('.board-col .player-bar').evaluateAll((bars) => bars.map((b) => b.dataset.side)), ['black', 'white']);
+  assert.deepEqual(await counts(), { reserve: ['1', '1'], captured: ['15', '15'] });
+  // Only the side to move may pick its reserve.
+  assert.equal(await page.locator('button.reserve[data-reserve="black"]').isDisabled(), true);
+
+  // By click: White's reserve, the server's drops lit, a click on d5.
+  await page.locator('button.reserve[data-reserve="white"]').click();
+  await page.locator('button.reserve.selected[data-reserve="white"]').waitFor();
+  const drops = await destinations(page);
+  assert.ok(drops.length > 40 && drops.includes('d5') && drops.includes('d3'), drops.join(' '));
+  await clickSquare(page, 'd5');
+  await page.locator('.move-tree .mv.current', { hasText: '@d5' }).waitFor();
+  assert.equal(await discs('d5'), 'wbw');
+  assert.deepEqual(await counts(), { reserve: ['0', '1'], captured: ['15', '15'] });
+  // Black to move: its reserve, not White's, may be picked.
+  await page.locator('button.reserve[data-reserve="black"]:not([disabled])').waitFor();
+  assert.equal(await page.locator('button.reserve[data-reserve="white"]').isDisabled(), true);
+
+  // By keyboard: R on the board picks Black's reserve, the arrows and Enter drop on d3.
+  const board = page.locator('.board-wrap svg.board');
+  const cursor = () => page.locator('.board-wrap .cursor').getAttribute('data-square');
+  await board.focus();
+  await page.keyboard.press('r');
+  await page.locator('button.reserve.selected[data-reserve="black"]').waitFor();
+  assert.match(await page.locator('.board-wrap .board-live').innerText(), /^Reserve picked \(1 in it\)/);
+  // Escape puts it back; R again picks it.
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('button.reserve.selected').count(), 0);
+  assert.deepEqual(await destinations(page), []);
+  await page.keyboard.press('r');
+  await page.locator('button.reserve.selected[data-reserve="black"]').waitFor();
+  for (const key of arrowsBetween(await cursor(), 'd3')) await page.keyboard.press(key);
+  assert.equal(await cursor(), 'd3');
+  await page.keyboard.press('Enter');
+  await page.locator('.move-tree .mv.current', { hasText: '@d3' }).waitFor();
+  assert.equal(await discs('d3'), 'wb');
+  assert.deepEqual(await counts(), { reserve: ['0', '0'], captured: ['15', '15'] });
+  // The main line holds both drops, and going back shows the counts of the position there.
+  assert.deepEqual(await page.locator('.move-tree .mv[data-main="yes"]').allInnerTexts(), ['1. @d5', '@d3']);
+  await page.locator('.move-tree .mv.start').click();
+  await page.locator('.move-tree .mv.start.current').waitFor();
+  assert.deepEqual(await counts(), { reserve: ['1', '1'], captured: ['15', '15'] });
+  await screenshot(page, 'analysis-focus-drops', '.board-col');
+  noErrors(page);
+});
 
 test('the Salta review plots White’s lead in steps: a game whose distance changes fills the graph; Focus keeps its expected score', async () => {
   const page = await openPage(env.browser);

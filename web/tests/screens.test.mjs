@@ -94,6 +94,8 @@ test('the main pages at four sizes in both languages: screenshots, and every box
     { name: 'game-salta', path: `/game/${games.salta}`, ready: '.board-wrap svg.board', game: true },
     { name: 'game-focus', path: `/game/${games.focus}`, ready: '.board-wrap svg.board', game: true },
     { name: 'analysis', path: '/analysis', ready: '.engine-line' },
+    // The Focus analysis board has both sides' bars (reserve, captured) around the board and the evaluation bar.
+    { name: 'analysis-focus', path: '/analysis?kind=focus', ready: '.analysis-page .player-bar .reserve', game: true },
     { name: 'learn', path: '/learn?lesson=salta-call', ready: '.task-text' },
     // A Focus lesson has both sides' bars (reserve, captured), which must fit as a game's do.
     { name: 'learn-focus', path: '/learn?lesson=focus-drops', ready: '.learn-page .player-bar .reserve', game: true },

@@ -399,6 +399,9 @@ pub fn marks(scale: &Scale, values: &[f64], movers: &[Side]) -> Vec<Mark> {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct LineEval {
     pub eval: Eval,
+    /// The position's value for White on the game's scale (the
+    /// `Analysis` message's `scale`, the review's): the evaluation bar's.
+    pub value: f64,
     /// The line, from its first move, in notation.
     pub moves: Vec<String>,
     /// The first move with its squares (the board's arrow).
@@ -416,6 +419,8 @@ pub enum AnalysisMessage {
         nodes: u64,
         time_ms: u64,
         lines: Vec<LineEval>,
+        /// The scale of the lines' `value`: the game's, as in its review.
+        scale: Scale,
     },
     /// The analysis of `position` ended (its time is up, or the search
     /// cannot change its result).
@@ -637,13 +642,14 @@ fn spawn_analysis(app: Arc<App>, game: AnyGame, tx: mpsc::UnboundedSender<Analys
                         return;
                     }
                     reported = info.depth;
-                    let lines = info.lines.iter().filter_map(|l| line_eval(&game, kind, mover, l)).collect();
+                    let lines = info.lines.iter().filter_map(|l| line_eval(&game, mover, l)).collect();
                     let _ = tx.send(AnalysisMessage::Analysis {
                         position: position.clone(),
                         depth: info.depth,
                         nodes: info.nodes,
                         time_ms: info.time.as_millis() as u64,
                         lines,
+                        scale: Scale::of(kind),
                     });
                 };
                 let r = analyse_any(&searcher, &game, &Limits::movetime(left), LINES, &slice_stop, &mut on_info);
@@ -666,10 +672,12 @@ fn spawn_analysis(app: Arc<App>, game: AnyGame, tx: mpsc::UnboundedSender<Analys
 }
 
 /// An engine line as the board shows it, if its first move is legal.
-fn line_eval(game: &AnyGame, kind: GameKind, mover: Side, line: &PvLine) -> Option<LineEval> {
+fn line_eval(game: &AnyGame, mover: Side, line: &PvLine) -> Option<LineEval> {
     let first = line.pv.first()?;
     let info = game.legal_moves().into_iter().find(|m| &m.notation == first)?;
-    Some(LineEval { eval: Eval::of(kind, line.score, mover), moves: line.pv.clone(), first: info.into() })
+    let eval = Eval::of(game.kind(), line.score, mover);
+    let value = Scale::of(game.kind()).value(&eval);
+    Some(LineEval { eval, value, moves: line.pv.clone(), first: info.into() })
 }
 
 fn spawn_review(app: Arc<App>, line: Vec<AnyGame>, tx: mpsc::UnboundedSender<AnalysisMessage>) -> Job {

@@ -135,7 +135,11 @@ async fn the_engine_streams_three_lines_per_depth_until_replaced_or_stopped() {
             );
             let white = l["eval"]["white"].as_f64().unwrap();
             assert!((0.0..=1.0).contains(&white) && l["eval"]["units"].is_i64(), "{l}");
+            // The bar's value: White's lead in steps, as in a review.
+            assert_eq!(l["value"].as_f64().unwrap(), l["eval"]["units"].as_f64().unwrap() / 100.0, "{l}");
         }
+        assert_eq!(m["scale"]["unit"], "steps", "{m}");
+        assert_eq!((m["scale"]["min"].as_f64(), m["scale"]["max"].as_f64()), (Some(-40.0), Some(40.0)));
     }
     assert_eq!(depths, [1, 2, 3, 4], "one update per depth completed");
     assert!(position.as_str().unwrap().ends_with(" w - 0"));
@@ -175,8 +179,19 @@ async fn the_engine_streams_three_lines_per_depth_until_replaced_or_stopped() {
     let m = next_of(&mut ws, "analysis").await;
     assert_eq!(m["lines"][0]["first"]["notation"], "d6:f8");
     assert_eq!(m["lines"][0]["eval"], json!({ "white": 1.0, "units": null, "win": { "side": "white", "plies": 1 } }));
+    // At the end of the scale, as a review has it.
+    assert_eq!(m["lines"][0]["value"], 40.0);
     let done = next_of(&mut ws, "analysis_done").await;
     assert_eq!(done["position"], won);
+
+    // Focus: the value is White's expected score, from 0 to 1.
+    send(&mut ws, json!({ "type": "analyse", "game": "focus" })).await;
+    let m = next_of(&mut ws, "analysis").await;
+    assert_eq!(m["scale"]["unit"], "expected_score", "{m}");
+    assert_eq!((m["scale"]["min"].as_f64(), m["scale"]["max"].as_f64()), (Some(0.0), Some(1.0)));
+    for l in m["lines"].as_array().unwrap() {
+        assert_eq!(l["value"], l["eval"]["white"], "{l}");
+    }
 }
 
 #[tokio::test]
