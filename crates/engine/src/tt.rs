@@ -3,6 +3,11 @@
 //! Each entry is two `AtomicU64`s: `key ^ data` and `data` (the XOR trick):
 //! a torn write by two threads makes the key check fail instead of giving a
 //! wrong entry.
+//!
+//! The slots are read at random, one cache miss a probe; on Linux they lie
+//! on huge pages where the kernel has them (2 MiB instead of 4 KiB), so
+//! that a probe seldom also misses the TLB: the search's nodes per second
+//! rose by 7% in Salta and 11% in Focus (docs/engine.md, "Search speed").
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -32,10 +37,45 @@ struct Slot {
 /// when the new entry is as deep or the old one is from an earlier search.
 #[derive(Debug)]
 pub struct TranspositionTable {
+    /// The slots from `first` on, `mask + 1` of them (see [`huge_slots`]).
     slots: Vec<Slot>,
+    first: usize,
     mask: usize,
     generation: AtomicU64,
 }
+
+/// The size of a huge page (x86-64 and most 64-bit Arm kernels).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// `n` zeroed slots starting at `first` in the returned vector, on huge
+/// pages where the kernel gives them: the slots begin on a huge page's
+/// boundary and the kernel is asked for huge pages before any is
+/// touched (transparent huge pages are often enabled on request only).
+fn huge_slots(n: usize) -> (Vec<Slot>, usize) {
+    let slack = HUGE_PAGE / std::mem::size_of::<Slot>();
+    let mut slots: Vec<Slot> = Vec::with_capacity(n + slack);
+    let address = slots.as_ptr() as usize;
+    let aligned = address.next_multiple_of(HUGE_PAGE);
+    let first = (aligned - address) / std::mem::size_of::<Slot>();
+    advise_huge_pages(aligned, n * std::mem::size_of::<Slot>());
+    slots.resize_with(first + n, Slot::default);
+    (slots, first)
+}
+
+/// Ask the kernel for huge pages in `len` bytes from `address`, inside an
+/// allocation not yet touched; a refusal (no transparent huge pages) only
+/// leaves the usual pages.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(address: usize, len: usize) {
+    // SAFETY: madvise with MADV_HUGEPAGE changes neither the contents nor
+    // the mapping of the range, only the size of the pages the kernel
+    // backs it with; the range lies inside the vector's allocation.
+    let _ = unsafe { libc::madvise(address as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_address: usize, _len: usize) {}
 
 impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one slot).
@@ -43,15 +83,12 @@ impl TranspositionTable {
         let wanted = (megabytes.max(1) * 1024 * 1024) / std::mem::size_of::<Slot>();
         let n = wanted.next_power_of_two() / if wanted.is_power_of_two() { 1 } else { 2 };
         let n = n.max(1024);
-        TranspositionTable {
-            slots: (0..n).map(|_| Slot::default()).collect(),
-            mask: n - 1,
-            generation: AtomicU64::new(0),
-        }
+        let (slots, first) = huge_slots(n);
+        TranspositionTable { slots, first, mask: n - 1, generation: AtomicU64::new(0) }
     }
 
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.table() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -63,7 +100,16 @@ impl TranspositionTable {
     }
 
     pub fn size_bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>()
+        std::mem::size_of_val(self.table())
+    }
+
+    fn table(&self) -> &[Slot] {
+        &self.slots[self.first..]
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[self.first + (key as usize & self.mask)]
     }
 
     fn pack(e: Entry, generation: u8) -> u64 {
@@ -89,14 +135,14 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots[key as usize & self.mask];
+        let slot = self.slot(key);
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
         (data != 0 && check ^ data == key).then(|| Self::unpack(data))
     }
 
     pub fn store(&self, key: u64, entry: Entry) {
-        let slot = &self.slots[key as usize & self.mask];
+        let slot = self.slot(key);
         let generation = self.generation.load(Ordering::Relaxed) as u8;
         let old = slot.data.load(Ordering::Relaxed);
         let old_key = slot.check.load(Ordering::Relaxed) ^ old;
