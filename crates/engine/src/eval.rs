@@ -232,14 +232,14 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     let opp = pos.pieces(!side);
     let empty = BOARD & !(own | opp);
     // One pass over the pieces for what depends on each piece's own
-    // distance; the rest from bitboards below.
+    // distance; the rest from bitboards and the position's count of the
+    // pieces home.
     let mut distance = 0i32;
     let mut spread = 0i32;
     let mut slowest = 0i32;
     // Pieces with no free square that brings them closer; a piece home
     // has none either, and is taken off after the pass.
     let mut stuck = 0i32;
-    let mut home_mask = 0u64;
     for sq in Squares(own) {
         let (d, closer) = pos.approach(sq);
         let d = d as i32;
@@ -247,17 +247,26 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
         spread += d * d;
         slowest = slowest.max(d);
         stuck += (closer & empty == 0) as i32;
-        home_mask |= ((d == 0) as u64) << sq;
     }
-    let home = home_mask.count_ones() as i32;
+    let home = pos.pieces_home(side) as i32;
     let blocked = stuck - home;
-    // Every piece has its own target and all 15 are on the board, so the
-    // targets of the pieces not home are the targets no piece is home on.
-    let awaited = pos.target_set(side) & !home_mask;
-    let target_held = (awaited & opp).count_ones() as i32;
-    // A target is sealed when every square next to it holds a piece home.
-    let sealed_squares = BOARD & !neighbours(BOARD & !home_mask);
-    let sealed = (awaited & sealed_squares).count_ones() as i32;
+    let targets = pos.target_set(side);
+    // A target square holds at most one piece: one an enemy piece holds
+    // is one no own piece is home on.
+    let target_held = (targets & opp).count_ones() as i32;
+    // A target is sealed when every square next to it holds a piece home
+    // (every square has a neighbour, so none is sealed with no piece home).
+    let sealed = if home == 0 {
+        0
+    } else {
+        let mut home_mask = 0u64;
+        for sq in Squares(own & targets) {
+            home_mask |= ((pos.approach(sq).0 == 0) as u64) << sq;
+        }
+        let awaited = targets & !home_mask;
+        let sealed_squares = BOARD & !neighbours(BOARD & !home_mask);
+        (awaited & sealed_squares).count_ones() as i32
+    };
     let on_their_targets = (own & pos.target_set(!side)).count_ones() as i32;
     // Pieces the opponent could jump: an opponent piece on one side and an
     // empty square on the other.
@@ -270,13 +279,13 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     // solver is asked only then (it would cost most of the search's time).
     let jam = if distance <= JAM_DISTANCE { crate::race::jam(pos, side) as i32 } else { 0 };
     // Enemy pieces on our targets with neither a step nor a jump.
-    let blockers = opp & pos.target_set(side);
+    let blockers = opp & targets;
     let mut movable = neighbours(empty) & blockers;
     for d in Dir::ALL {
         movable |= shift(shift(empty, d) & own, d) & blockers;
     }
     let walled_in = (blockers & !movable).count_ones() as i32;
-    let misplaced = (own & pos.target_set(side)).count_ones() as i32 - home;
+    let misplaced = (own & targets).count_ones() as i32 - home;
     [
         distance,
         blocked,
@@ -346,9 +355,32 @@ fn lead(steps: i32) -> i32 {
     steps.signum() * (steps.abs() - excess + excess / 4)
 }
 
-/// The Salta evaluation with explicit weights (for tuning).
+/// The Salta evaluation with explicit weights (for tuning): the dot
+/// product of [`salta_feature_vector`] with the weights, summed side by
+/// side without the vector (the features of a weight 0 are then never
+/// counted).
+#[inline]
 pub fn salta_eval(pos: &SaltaPosition, w: &SaltaWeights) -> i32 {
-    salta_feature_vector(pos).iter().zip(w.to_array()).map(|(f, w)| f * w).sum()
+    let me = pos.side_to_move();
+    let m = salta_features(pos, me);
+    let t = salta_features(pos, !me);
+    // In the order of `salta_features`.
+    let per_side = [
+        w.distance,
+        w.blocked,
+        w.on_their_targets,
+        w.exposed,
+        w.home,
+        w.slowest,
+        w.target_held,
+        w.spread,
+        w.jam,
+        w.walled_in,
+        w.misplaced,
+        w.sealed,
+    ];
+    let sides: i32 = per_side.iter().zip(t.iter().zip(&m)).map(|(w, (t, m))| w * (t - m)).sum();
+    sides + w.tempo + w.lead * lead(t[0] - m[0])
 }
 
 impl EngineGame for SaltaPosition {
@@ -823,5 +855,16 @@ mod tests {
     fn evaluation_is_the_weighted_sum_of_the_features() {
         check(SaltaPosition::start(monte_rules::salta::SaltaRules::seed()));
         check(FocusPosition::start(monte_rules::focus::FocusRules::seed()));
+        // Salta's evaluation sums side by side: the same in the endings,
+        // where pieces are home, targets sealed and armies jammed, with
+        // every weight set.
+        let mut lead_weights = SALTA_WEIGHTS;
+        lead_weights.lead = 7;
+        for pos in homecoming_positions(monte_rules::salta::SaltaRules::seed(), 4) {
+            for w in [SALTA_WEIGHTS, SALTA_CLASSIC_WEIGHTS, lead_weights] {
+                let dot: i32 = salta_feature_vector(&pos).iter().zip(w.to_array()).map(|(f, w)| f * w).sum();
+                assert_eq!(salta_eval(&pos, &w), dot, "{pos:?}");
+            }
+        }
     }
 }

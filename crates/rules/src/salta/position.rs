@@ -294,6 +294,13 @@ impl SaltaPosition {
         self.home[side.index()] == 15
     }
 
+    /// How many of `side`'s pieces stand on their own targets (kept with
+    /// the moves).
+    #[inline]
+    pub fn pieces_home(&self, side: Side) -> u32 {
+        self.home[side.index()] as u32
+    }
+
     /// The sum over `side`'s pieces of the diagonal steps each still needs to
     /// reach its target on an empty board.
     pub fn distance(&self, side: Side) -> u32 {
