@@ -218,6 +218,37 @@ pub const SALTA_CLASSIC_WEIGHTS: SaltaWeights = SaltaWeights {
     sealed: 0,
 };
 
+/// For a piece `d` steps from its target: `d` (bits 0-7), `d²` (bits
+/// 8-19) and 1 in the nibble of `d` from bit 20 on, so that one sum over
+/// an army gives its distance, the sum of its squared distances and how
+/// many of its pieces are at each distance (15 pieces at most 9 steps
+/// away: no field overflows into the next).
+const DISTANCE_SUMS: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut d = 0;
+    while d <= MAX_DISTANCE {
+        t[d] = d as u64 | ((d * d) as u64) << 8 | 1 << (20 + 4 * d);
+        d += 1;
+    }
+    t
+};
+
+/// The most steps between two squares of the board, checked against the
+/// board's table of distances.
+const MAX_DISTANCE: usize = {
+    use monte_rules::salta::geometry::{DISTANCE, SQUARE_SLOTS};
+    let mut a = 0;
+    while a < SQUARE_SLOTS {
+        let mut b = 0;
+        while b < SQUARE_SLOTS {
+            assert!(DISTANCE[a][b] <= 9);
+            b += 1;
+        }
+        a += 1;
+    }
+    9
+};
+
 /// Salta features of one side, in the order of [`SaltaWeights`] without
 /// the tempo and the lead: distance, blocked pieces, pieces on the
 /// opponent's targets, pieces the opponent could jump, pieces home, the
@@ -234,20 +265,20 @@ pub fn salta_features(pos: &SaltaPosition, side: Side) -> [i32; SALTA_FEATURES -
     // One pass over the pieces for what depends on each piece's own
     // distance; the rest from bitboards and the position's count of the
     // pieces home.
-    let mut distance = 0i32;
-    let mut spread = 0i32;
-    let mut slowest = 0i32;
+    let mut sums = 0u64;
     // Pieces with no free square that brings them closer; a piece home
     // has none either, and is taken off after the pass.
     let mut stuck = 0i32;
     for sq in Squares(own) {
         let (d, closer) = pos.approach(sq);
-        let d = d as i32;
-        distance += d;
-        spread += d * d;
-        slowest = slowest.max(d);
+        sums += DISTANCE_SUMS[d as usize & 15];
         stuck += (closer & empty == 0) as i32;
     }
+    let distance = (sums & 0xFF) as i32;
+    let spread = ((sums >> 8) & 0xFFF) as i32;
+    // The highest distance counted: the highest nibble that is not 0.
+    let counts = sums >> 20;
+    let slowest = if counts == 0 { 0 } else { (63 - counts.leading_zeros() as i32) / 4 };
     let home = pos.pieces_home(side) as i32;
     let blocked = stuck - home;
     let targets = pos.target_set(side);
