@@ -217,8 +217,14 @@ impl SaltaMove {
     }
 
     /// Whether the move is a jump sequence (a step ends next to its start).
-    pub fn is_jump(self) -> bool {
-        !self.is_pass() && geometry::distance(self.from, self.to) >= 2
+    /// From the squares' numbers alone (the search asks it of every move
+    /// it orders): a step changes the number by 5 or 6, the layout's
+    /// diagonal offsets, and no two real squares farther apart differ by
+    /// 5 or 6 (tested on every pair against their distance); the pass
+    /// changes nothing.
+    #[inline]
+    pub const fn is_jump(self) -> bool {
+        !matches!(self.from.abs_diff(self.to), 0 | 5 | 6)
     }
 }
 
@@ -707,5 +713,23 @@ impl Position for SaltaPosition {
 
     fn move_from_bytes(bytes: [u8; 3]) -> SaltaMove {
         super::board::move_from_bytes(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_a_jump_when_its_squares_are_two_steps_apart_or_more() {
+        assert!(!SaltaMove::PASS.is_jump());
+        for from in Squares(BOARD) {
+            for to in Squares(BOARD) {
+                for call in [false, true] {
+                    let mv = SaltaMove { from, to, call };
+                    assert_eq!(mv.is_jump(), geometry::distance(from, to) >= 2, "{from} {to}");
+                }
+            }
+        }
     }
 }
