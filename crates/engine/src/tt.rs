@@ -51,7 +51,12 @@ const HUGE_PAGE: usize = 2 << 20;
 /// pages where the kernel gives them: the slots begin on a huge page's
 /// boundary and the kernel is asked for huge pages before any is
 /// touched (transparent huge pages are often enabled on request only).
+/// A table smaller than a huge page is left on the usual pages, without
+/// the zeroed slots before `first` that the alignment costs.
 fn huge_slots(n: usize) -> (Vec<Slot>, usize) {
+    if n * std::mem::size_of::<Slot>() < HUGE_PAGE {
+        return ((0..n).map(|_| Slot::default()).collect(), 0);
+    }
     let slack = HUGE_PAGE / std::mem::size_of::<Slot>();
     let mut slots: Vec<Slot> = Vec::with_capacity(n + slack);
     let address = slots.as_ptr() as usize;
