@@ -508,7 +508,12 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
         if solution.first.is_some() {
             Some(path)
         } else if solution.moves <= GREEDY_DISTANCE {
+            // Near home among enemy pieces both planners can get lost
+            // (a crowded ending they cannot finish within their budgets);
+            // then the pieces that have a way go home one by one, rather
+            // than the army wandering without a plan.
             greedy_plan(&moving, walls, opp, GREEDY_BUDGET)
+                .or_else(|| sequential_plan(&moving, walls, opp, me).map(|(plan, _)| plan))
         } else {
             None
         }
@@ -1081,6 +1086,16 @@ mod tests {
         assert!(step.from != sq("d4") && pos.is_legal(step));
     }
 
+    /// What [`planned_move`] plans with for `side`: the opponent's pieces,
+    /// the walls, and the pieces that move.
+    fn planning(pos: &SaltaPosition, side: Side) -> (u64, u64, Vec<RacePiece>) {
+        let opp = pos.pieces(!side);
+        let pieces = army(pos, side);
+        let walls = waiting_walls(&pieces, opp);
+        let moving = pieces.into_iter().filter(|p| walls & 1 << p.square == 0).collect();
+        (opp, walls, moving)
+    }
+
     #[test]
     fn the_sequential_plan_moves_what_can_move_where_the_greedy_one_gets_lost() {
         // From a game of level 8 against level 1: White's pieces at the
@@ -1093,15 +1108,38 @@ mod tests {
         let pos = seed_position(
             "s5,m1,S3,.,s1/.,s4,O3,.,./m5,O4,.,O2,./.,m4,o5,.,S5/.,M4,.,o1,./.,m3,O5,s2,./O1,M3,.,s3,./.,.,m2,o4,M5/M1,o2,S4,.,./S1,S2,M2,o3,. w - 100",
         );
-        let opp = pos.pieces(Side::Black);
-        let pieces = army(&pos, Side::White);
-        let walls = waiting_walls(&pieces, opp);
-        let moving: Vec<RacePiece> = pieces.iter().copied().filter(|p| walls & 1 << p.square == 0).collect();
+        let (opp, walls, moving) = planning(&pos, Side::White);
         assert_eq!(greedy_plan(&moving, walls, opp, GREEDY_BUDGET), None);
         let (plan, complete) = sequential_plan(&moving, walls, opp, Side::White).unwrap();
         assert!(!complete);
         assert_eq!(plan, vec![(sq("e9"), sq("f8"))]);
         replay(&moving, walls, opp, &plan);
+        assert_eq!(planned_move(&pos).map(|mv| (mv.from, mv.to)), Some(plan[0]));
+    }
+
+    #[test]
+    fn near_home_an_army_both_planners_lose_goes_home_piece_by_piece() {
+        // From a game of level 8 (Black) against level 1, ply 269: Black
+        // is 24 steps from home among White's pieces, a White piece on
+        // c3 holds a target. The exact solver finds no way within its
+        // budget (its bound: 24 moves), the greedy planner none within
+        // its own or a far larger one; without a plan level 8 jumped to
+        // and fro for some 60 plies at 19-25 steps from home.
+        let pos = seed_position(
+            "S5,.,S3,.,./.,.,M3,M2,./.,M4,S4,.,./.,O4,O2,s1,./o4,O1,M5,m3,./.,M1,O5,o3,S2/O3,o2,m1,m4,./o1,S1,.,.,o5/.,m2,.,.,m5/.,s2,s3,s4,s5 b - 269",
+        );
+        let (opp, walls, moving) = planning(&pos, Side::Black);
+        let moving_distance: u32 = moving.iter().map(|p| dist(p.square, p.target)).sum();
+        assert!(moving_distance <= SOLVER_DISTANCE);
+        let solution = solve_around(&moving, walls, PLAN_BUDGET);
+        assert!(solution.first.is_none() && solution.moves <= GREEDY_DISTANCE);
+        assert_eq!(greedy_plan(&moving, walls, opp, 20 * GREEDY_BUDGET), None);
+        let (plan, complete) = sequential_plan(&moving, walls, opp, Side::Black).unwrap();
+        assert!(!complete);
+        let ends = replay(&moving, walls, opp, &plan);
+        let home_before = moving.iter().filter(|p| p.square == p.target).count();
+        let home_after = moving.iter().zip(&ends).filter(|(p, at)| **at == p.target).count();
+        assert!(home_after > home_before, "the partial plan brings pieces home");
         assert_eq!(planned_move(&pos).map(|mv| (mv.from, mv.to)), Some(plan[0]));
     }
 
