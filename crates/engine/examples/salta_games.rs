@@ -107,7 +107,7 @@ fn main() {
             }
             let blockers = |side: Side| (pos.pieces(!side) & pos.target_set(side)).count_ones();
             for side in [Side::White, Side::Black] {
-                if trapped_blocker(pos, side) {
+                if monte_engine::race::shut_in(pos, side) != 0 {
                     trapped[side.index()] += 1;
                 }
                 if blockers(side) > 0 {
@@ -150,19 +150,4 @@ fn main() {
             near[1].map_or("-".into(), |n| n.to_string()),
         );
     }
-}
-
-/// Whether an opponent piece stands on one of `side`'s targets shut in by
-/// `side`'s pieces: every neighbour one of them, and no jump over one
-/// onto a free square. It leaves only when driven out.
-fn trapped_blocker(pos: &SaltaPosition, side: Side) -> bool {
-    use monte_rules::salta::geometry::{BOARD, Dir, Squares, shift};
-    let (mine, theirs) = (pos.pieces(side), pos.pieces(!side));
-    let empty = BOARD & !(mine | theirs);
-    Squares(theirs & pos.target_set(side)).any(|sq| {
-        let piece = 1u64 << sq;
-        Dir::ALL
-            .iter()
-            .all(|&d| shift(piece, d) & (empty | theirs) == 0 && shift(shift(piece, d) & mine, d) & empty == 0)
-    })
 }

@@ -494,6 +494,26 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     }
     let walls = waiting_walls(&pieces, opp);
     let moving: Vec<RacePiece> = pieces.iter().copied().filter(|p| walls & (1 << p.square) == 0).collect();
+    let moving_distance: u32 = moving.iter().map(|p| dist(p.square, p.target)).sum();
+    // Once the rest of the army is (nearly) home, an enemy piece on its
+    // targets is the game, and calling it out comes first: one shut in by
+    // the army's own pieces never leaves by itself, and one its owner
+    // keeps there leaves when he pleases. (Level 8 against itself kept
+    // such a piece shut in for 700 plies, ahead and unable to finish.)
+    // The pieces round the enemy piece, which make room for the call,
+    // are not the rest: their steps off their targets must not end the
+    // release half-way and let the plan shut the cage again.
+    let blockers = opp & pos.target_set(me);
+    let round_blockers = neighbours(blockers) | neighbours(neighbours(blockers));
+    let rest_distance: u32 =
+        moving.iter().filter(|p| round_blockers & (1 << p.square) == 0).map(|p| dist(p.square, p.target)).sum();
+    if blockers != 0
+        && blockers.count_ones() <= RELEASE_BLOCKERS
+        && rest_distance <= RELEASE_DISTANCE
+        && let Some(mv) = release(pos)
+    {
+        return Some(mv);
+    }
     // An army that found no way round these walls is not asked again.
     let attempt = army_key ^ mix(walls);
     if NO_PLAN.with(|failed| failed.borrow().contains(&attempt)) {
@@ -502,7 +522,6 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     // Once the armies have passed each other, or near home, the race is
     // a puzzle the exact solver answers best (the greedy planner's way is
     // a few moves longer); before, the greedy planner, which may jump.
-    let moving_distance: u32 = moving.iter().map(|p| dist(p.square, p.target)).sum();
     let path = if separated(pos) || moving_distance <= SOLVER_DISTANCE {
         let (solution, path) = solve_path(&moving, walls, PLAN_BUDGET);
         if solution.first.is_some() {
@@ -612,15 +631,7 @@ fn region(from: Square, walls: u64, jumpable: u64) -> u64 {
 /// piece leaving its own target costs two more); an eviction the evicted
 /// piece can answer with a call back costs three more.
 pub fn eviction(pos: &SaltaPosition, owner_only: bool) -> Option<SaltaMove> {
-    if pos.pending_call().is_some() {
-        return None;
-    }
-    let me = pos.side_to_move();
-    let targets = pos.target_set(me);
-    let blockers = pos.pieces(!me) & targets;
-    if blockers == 0 {
-        return None;
-    }
+    let (targets, blockers) = blockers_to_call(pos)?;
     let mut moves = monte_rules::MoveList::new();
     pos.generate(&mut moves);
     let mut best: Option<(i32, SaltaMove)> = None;
@@ -656,6 +667,123 @@ pub fn eviction(pos: &SaltaPosition, owner_only: bool) -> Option<SaltaMove> {
     best.map(|(_, mv)| mv)
 }
 
+/// The enemy pieces on `side`'s targets that `side`'s own pieces shut in:
+/// every neighbouring square holds one of them (or is off the board), and
+/// no jump over one lands on a free square. Such a piece leaves only when
+/// driven out.
+pub fn shut_in(pos: &SaltaPosition, side: Side) -> u64 {
+    use monte_rules::salta::geometry::{Dir, shift};
+    let (mine, theirs) = (pos.pieces(side), pos.pieces(!side));
+    let empty = BOARD & !(mine | theirs);
+    Squares(theirs & pos.target_set(side))
+        .filter(|&sq| {
+            let piece = 1u64 << sq;
+            Dir::ALL
+                .iter()
+                .all(|&d| shift(piece, d) & (empty | theirs) == 0 && shift(shift(piece, d) & mine, d) & empty == 0)
+        })
+        .fold(0, |set, sq| set | 1 << sq)
+}
+
+/// How far from home (the pieces that can go home, those round the enemy
+/// pieces on its targets left out, in steps) an army may be when it turns
+/// to calling an enemy piece off its targets ([`release`]).
+pub const RELEASE_DISTANCE: u32 = 4;
+
+/// How many enemy pieces may stand on the army's targets for a
+/// [`release`]: near the end a few are left, the last obstacles; in the
+/// middle game many stand there with their own way still to go, and the
+/// plan's way goes first. (The army's distance does not tell the end:
+/// the army's own pieces held on the enemy's targets count far from
+/// home; two armies each holding two of the other's targets stood some
+/// 20 steps from home for 400 plies.)
+pub const RELEASE_BLOCKERS: u32 = 3;
+
+/// How many moves the side to move may spend making room before the call
+/// of a [`release`].
+const RELEASE_SETUP: usize = 2;
+
+/// The first move of the shortest way to drive an enemy piece off the
+/// side to move's targets with a call: up to [`RELEASE_SETUP`] moves of
+/// the pieces within two steps of the enemy pieces on those targets (the
+/// opponent taken to stand still), then a call every answer to which is a
+/// jump of one of them. A call whose answers all land off the targets is
+/// preferred to one that leaves the piece on another target (from the
+/// back rank a jump lands two ranks in, still on the targets; from there
+/// it can walk away or be driven off by [`eviction`]). Remembered per
+/// position. `None` when no such way exists.
+pub fn release(pos: &SaltaPosition) -> Option<SaltaMove> {
+    if !pos.rules().calls {
+        return None;
+    }
+    let (targets, blockers) = blockers_to_call(pos)?;
+    let cache_key = pos.hash();
+    if let Some(known) = RELEASE.with(|r| r.borrow().get(&cache_key).copied()) {
+        return known.filter(|&mv| pos.is_legal(mv));
+    }
+    let near = neighbours(blockers) | neighbours(neighbours(blockers));
+    let mut frontier: Vec<(SaltaPosition, Option<SaltaMove>)> = vec![(pos.clone(), None)];
+    let mut seen = std::collections::HashSet::from([cache_key]);
+    let mut found = None;
+    'depth: for depth in 0..=RELEASE_SETUP {
+        let mut next = Vec::new();
+        // The best call found at this depth: (lands on a target, first move).
+        let mut best: Option<(bool, SaltaMove)> = None;
+        for (p, first) in &frontier {
+            let mut moves = monte_rules::MoveList::new();
+            p.generate(&mut moves);
+            for &mv in moves.iter().filter(|mv| mv.call) {
+                let mut after = p.clone();
+                after.play_unchecked(mv);
+                let mut answers = monte_rules::MoveList::new();
+                after.generate(&mut answers);
+                if answers.is_empty() || !answers.iter().all(|a| blockers & (1 << a.from) != 0) {
+                    continue;
+                }
+                let on_targets = answers.iter().any(|a| targets & (1 << a.to) != 0);
+                if best.is_none_or(|(worse, _)| worse && !on_targets) {
+                    best = Some((on_targets, first.unwrap_or(mv)));
+                }
+            }
+            if depth < RELEASE_SETUP {
+                for &mv in moves.iter().filter(|mv| !mv.call && near & (1 << mv.from) != 0) {
+                    let mut after = p.clone();
+                    after.play_unchecked(mv);
+                    after.play_unchecked(SaltaMove::PASS);
+                    if seen.insert(after.hash()) {
+                        next.push((after, Some(first.unwrap_or(mv))));
+                    }
+                }
+            }
+        }
+        if let Some((_, mv)) = best {
+            found = Some(mv);
+            break 'depth;
+        }
+        frontier = next;
+    }
+    RELEASE.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() >= CACHE_LIMIT {
+            r.clear();
+        }
+        r.insert(cache_key, found);
+    });
+    found
+}
+
+/// The side to move's targets and the enemy pieces on them, when some
+/// stand there and the side to move is free to call (no call pending).
+fn blockers_to_call(pos: &SaltaPosition) -> Option<(u64, u64)> {
+    if pos.pending_call().is_some() {
+        return None;
+    }
+    let me = pos.side_to_move();
+    let targets = pos.target_set(me);
+    let blockers = pos.pieces(!me) & targets;
+    (blockers != 0).then_some((targets, blockers))
+}
+
 /// A key per side, so that the two armies' plans never share a key.
 fn side_key(side: Side) -> u64 {
     mix(0x5A17A + side as u64)
@@ -667,6 +795,8 @@ thread_local! {
     /// side's planning (in the same thread: both players of a match, or
     /// the opponent's search) does not wipe it.
     static PLAN: RefCell<[KeyMap<(Square, Square)>; 2]> = RefCell::new(Default::default());
+    /// The first move of a [`release`], or none, by position.
+    static RELEASE: RefCell<KeyMap<Option<SaltaMove>>> = RefCell::new(KeyMap::default());
     /// Armies and walls (by key) for which no plan was found.
     static NO_PLAN: RefCell<std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>> =
         RefCell::new(Default::default());
@@ -1035,18 +1165,20 @@ mod tests {
     #[test]
     fn a_piece_waiting_on_another_piece_target_holds_that_one_up() {
         // Black's star on j10 (White's star 1's target) cannot be driven
-        // off: its only neighbour, i9, is White's and h8 behind it is
-        // taken. White's star 1 waits on f8, the target of the piece now
-        // on f6, which must wait too; the piece on b6 still has a plan.
+        // off by a call now: its only neighbour, i9, is White's and h8
+        // behind it is taken. White's star 1 waits on f8, the target of the piece now
+        // on f6, which must wait too; the piece on b6 does not.
         let pos = finished_but(&[("f8", "f6"), ("j10", "f8"), ("a1", "j10"), ("b8", "b6")]);
         let walls = waiting_walls(&army(&pos, Side::White), pos.pieces(Side::Black));
         assert_ne!(walls & 1 << sq("f8"), 0);
         assert_ne!(walls & 1 << sq("f6"), 0);
         assert_eq!(walls & 1 << sq("b6"), 0);
         assert_eq!(eviction(&pos, false), None);
-        let step = planned_move(&pos).expect("a plan for the piece on b6");
-        assert_eq!(step.from, sq("b6"));
-        assert!(!step.call && pos.is_legal(step));
+        // The rest of the army near home (the piece on b6, two steps),
+        // the plan makes room to call the star out first.
+        let release = release(&pos).expect("a way to call the star out");
+        assert_eq!(pos.format_move(release), "h8-g7");
+        assert_eq!(planned_move(&pos), Some(release));
     }
 
     fn seed_position(fen: &str) -> SaltaPosition {
@@ -1141,6 +1273,50 @@ mod tests {
         let home_after = moving.iter().zip(&ends).filter(|(p, at)| **at == p.target).count();
         assert!(home_after > home_before, "the partial plan brings pieces home");
         assert_eq!(planned_move(&pos).map(|mv| (mv.from, mv.to)), Some(plan[0]));
+    }
+
+    #[test]
+    fn a_piece_shut_in_on_a_target_is_called_out() {
+        // From a game of level 8 against itself, ply 500: Black's star on
+        // j10 holds White's last target, shut in by White's moon on i9 and
+        // sun on h8. White, 6 steps from home against Black's 11, kept it
+        // there for 700 plies, shuffling, without a plan.
+        let mut pos = seed_position(
+            "S5,S4,S3,S2,s1/M5,M4,M3,M2,M1/O5,.,O3,O2,./.,O4,.,.,O1/.,.,.,S1,./.,.,.,.,./o2,.,.,.,./o1,.,o3,o4,o5/.,m2,m3,m4,m5/m1,s2,s3,s4,s5 w - 500",
+        );
+        assert_eq!(shut_in(&pos, Side::White), 1 << sq("j10"));
+        assert_eq!(shut_in(&pos, Side::Black), 0);
+        // The moon steps off i9, and the sun from h8 steps there with a
+        // call (h8, just left, is free): every answer is the star's jump
+        // off j10. The plan follows it, Black standing still.
+        let mut made = Vec::new();
+        loop {
+            let mv = release(&pos).expect("a way to call the star out");
+            let planned = planned_move(&pos).map(|p| pos.format_move(p));
+            made.push(pos.format_move(mv));
+            assert_eq!(planned.as_ref(), made.last());
+            pos.play_unchecked(mv);
+            if mv.call {
+                break;
+            }
+            assert!(made.len() <= RELEASE_SETUP, "{made:?}");
+            pos.play_unchecked(SaltaMove::PASS);
+        }
+        assert_eq!(made, ["i9-j8", "h8-i9+"]);
+        let mut answers = monte_rules::MoveList::new();
+        pos.generate(&mut answers);
+        assert!(!answers.is_empty());
+        for answer in answers.iter() {
+            assert_eq!(answer.from, sq("j10"), "{}", pos.format_move(*answer));
+        }
+    }
+
+    #[test]
+    fn no_release_without_a_blocker_or_a_way() {
+        // The start: nobody on anybody's targets.
+        let start = SaltaPosition::start(monte_rules::salta::SaltaRules::seed());
+        assert_eq!(release(&start), None);
+        assert_eq!(shut_in(&start, Side::White), 0);
     }
 
     #[test]
