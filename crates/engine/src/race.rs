@@ -504,7 +504,7 @@ pub fn planned_move(pos: &SaltaPosition) -> Option<SaltaMove> {
     // are not the rest: their steps off their targets must not end the
     // release half-way and let the plan shut the cage again.
     let blockers = opp & pos.target_set(me);
-    let round_blockers = neighbours(blockers) | neighbours(neighbours(blockers));
+    let round_blockers = within_two_steps(blockers);
     let rest_distance: u32 =
         moving.iter().filter(|p| round_blockers & (1 << p.square) == 0).map(|p| dist(p.square, p.target)).sum();
     if blockers != 0
@@ -721,7 +721,7 @@ pub fn release(pos: &SaltaPosition) -> Option<SaltaMove> {
     if let Some(known) = RELEASE.with(|r| r.borrow().get(&cache_key).copied()) {
         return known.filter(|&mv| pos.is_legal(mv));
     }
-    let near = neighbours(blockers) | neighbours(neighbours(blockers));
+    let near = within_two_steps(blockers);
     let mut frontier: Vec<(SaltaPosition, Option<SaltaMove>)> = vec![(pos.clone(), None)];
     let mut seen = std::collections::HashSet::from([cache_key]);
     let mut found = None;
@@ -770,6 +770,13 @@ pub fn release(pos: &SaltaPosition) -> Option<SaltaMove> {
         r.insert(cache_key, found);
     });
     found
+}
+
+/// The squares one or two diagonal steps from `set`: where the pieces
+/// that make room for a [`release`] stand, and which the plan's trigger
+/// for one leaves out of the rest of the army.
+fn within_two_steps(set: u64) -> u64 {
+    neighbours(set) | neighbours(neighbours(set))
 }
 
 /// The side to move's targets and the enemy pieces on them, when some
