@@ -109,9 +109,13 @@ pub struct EngineSpec {
     pub weights: Option<Vec<i32>>,
 }
 
-const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], \
+const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,noise=U,plan=P,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], \
      mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB], \
      runner, blocker (Salta)";
+
+/// The largest `noise=` of a level setting: far beyond level 1's 300, at
+/// which the choice among root moves is all but uniform.
+const MAX_NOISE: i32 = 100_000;
 
 fn number<T: std::str::FromStr>(spec: &str, key: &str, value: &str) -> Result<T> {
     value.parse().map_err(|_| anyhow::anyhow!("engine `{spec}`: bad value `{value}` for {key}"))
@@ -159,7 +163,7 @@ impl std::str::FromStr for EngineSpec {
                     .ok_or_else(|| anyhow::anyhow!("engine `{text}`: level must be a number from 1 to 8"))?;
                 spec.kind = EngineKind::Level(lv);
                 spec.threads = lv.threads;
-                &["threads", "hash", "movetime", "nodes", "nullmove", "contempt", "eval", "weights"]
+                &["threads", "hash", "movetime", "nodes", "noise", "plan", "nullmove", "contempt", "eval", "weights"]
             }
             "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove", "contempt", "eval", "weights"],
             "mcts" => {
@@ -183,6 +187,32 @@ impl std::str::FromStr for EngineSpec {
             let (key, value) = (key.trim(), value.trim());
             if !known.contains(&key) {
                 bail!("engine `{text}`: unknown option `{key}` (known for {head}: {})", known.join(", "));
+            }
+            // A level's noise and plan share, in place of the level's own:
+            // to try a level's design in matches without a rebuild.
+            if let EngineKind::Level(lv) = &mut spec.kind {
+                match key {
+                    "noise" => {
+                        lv.noise = number(text, key, value)?;
+                        if !(0..=MAX_NOISE).contains(&lv.noise) {
+                            bail!("engine `{text}`: noise must be from 0 to {MAX_NOISE}");
+                        }
+                        // The noisy choice scores the root moves to the
+                        // level's depth: levels 6-8 have none.
+                        if lv.noise > 0 && lv.depth.is_none() {
+                            bail!("engine `{text}`: noise needs a level with a depth limit (1-5)");
+                        }
+                        continue;
+                    }
+                    "plan" => {
+                        lv.plan_share = number(text, key, value)
+                            .ok()
+                            .filter(|p| *p <= 100)
+                            .ok_or_else(|| anyhow::anyhow!("engine `{text}`: plan must be a share from 0 to 100"))?;
+                        continue;
+                    }
+                    _ => {}
+                }
             }
             let mcts = match &mut spec.kind {
                 EngineKind::Mcts(o) => Some(o),
@@ -1070,6 +1100,12 @@ mod tests {
         assert!("level=8,eval=classic".parse::<EngineSpec>().unwrap().classic);
         assert!(!"level=8".parse::<EngineSpec>().unwrap().classic);
         assert_eq!("ab:weights=100/-5/0".parse::<EngineSpec>().unwrap().weights, Some(vec![100, -5, 0]));
+        let l5 = level(5).unwrap();
+        let s: EngineSpec = "level=5,plan=90,noise=30".parse().unwrap();
+        assert_eq!(s.kind, EngineKind::Level(Level { plan_share: 90, noise: 30, ..l5 }));
+        assert_eq!(s.name, "level=5,plan=90,noise=30");
+        let s: EngineSpec = "level=5,noise=0".parse().unwrap();
+        assert_eq!(s.kind, EngineKind::Level(Level { noise: 0, ..l5 }));
         assert_eq!("runner".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Runner));
         assert_eq!("blocker".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Blocker));
     }
@@ -1093,6 +1129,12 @@ mod tests {
         assert!(err("level=8,eval=old").contains("eval must be `current` or `classic`"));
         assert!(err("ab:weights=1/x").contains("bad value `x` for weights"));
         assert!(err("runner:depth=2").contains("unknown option `depth`"));
+        assert!(err("level=5,plan=101").contains("plan must be a share from 0 to 100"));
+        assert!(err("level=5,plan=x").contains("plan must be a share from 0 to 100"));
+        assert!(err("level=5,noise=-1").contains("noise must be from 0 to 100000"));
+        assert!(err("level=5,noise=y").contains("bad value `y` for noise"));
+        assert!(err("level=6,noise=15").contains("noise needs a level with a depth limit"));
+        assert!(err("ab:plan=90").contains("unknown option `plan`"));
     }
 
     #[test]
