@@ -180,6 +180,7 @@ impl std::str::FromStr for EngineSpec {
             }
             _ => bail!("unknown engine `{text}` (known: {SPEC_HELP})"),
         };
+        let mut plan_given = false;
         for option in options {
             let Some((key, value)) = option.split_once('=') else {
                 bail!("engine `{text}`: `{option}` is not key=value");
@@ -197,14 +198,10 @@ impl std::str::FromStr for EngineSpec {
                         if !(0..=MAX_NOISE).contains(&lv.noise) {
                             bail!("engine `{text}`: noise must be from 0 to {MAX_NOISE}");
                         }
-                        // The noisy choice scores the root moves to the
-                        // level's depth: levels 6-8 have none.
-                        if lv.noise > 0 && lv.depth.is_none() {
-                            bail!("engine `{text}`: noise needs a level with a depth limit (1-5)");
-                        }
                         continue;
                     }
                     "plan" => {
+                        plan_given = true;
                         lv.plan_share = number(text, key, value)
                             .ok()
                             .filter(|p| *p <= 100)
@@ -254,6 +251,18 @@ impl std::str::FromStr for EngineSpec {
                 ("memory", Some(o)) => o.memory_mb = positive(text, key, value)?,
                 ("plies", Some(o)) => o.leaf = Leaf::RandomPlayout { max_plies: positive(text, key, value)? },
                 _ => unreachable!("option `{key}` is listed as known for {head}"),
+            }
+        }
+        if let EngineKind::Level(lv) = &spec.kind {
+            // The noisy choice scores the root moves to the level's depth:
+            // levels 6-8 have none.
+            if lv.noise > 0 && lv.depth.is_none() {
+                bail!("engine `{text}`: noise needs a level with a depth limit (1-5)");
+            }
+            // Without noise the full search plays, and it always weighs
+            // the plan: a share asked for below 100 would be ignored.
+            if lv.noise == 0 && plan_given && lv.plan_share < 100 {
+                bail!("engine `{text}`: plan needs a level with noise (1-5, noise above 0)");
             }
         }
         Ok(spec)
@@ -1106,6 +1115,8 @@ mod tests {
         assert_eq!(s.name, "level=5,plan=90,noise=30");
         let s: EngineSpec = "level=5,noise=0".parse().unwrap();
         assert_eq!(s.kind, EngineKind::Level(Level { noise: 0, ..l5 }));
+        let s: EngineSpec = "level=8,plan=100".parse().unwrap();
+        assert_eq!(s.kind, EngineKind::Level(level(8).unwrap()));
         assert_eq!("runner".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Runner));
         assert_eq!("blocker".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Blocker));
     }
@@ -1134,6 +1145,8 @@ mod tests {
         assert!(err("level=5,noise=-1").contains("noise must be from 0 to 100000"));
         assert!(err("level=5,noise=y").contains("bad value `y` for noise"));
         assert!(err("level=6,noise=15").contains("noise needs a level with a depth limit"));
+        assert!(err("level=8,plan=50").contains("plan needs a level with noise"));
+        assert!(err("level=5,plan=50,noise=0").contains("plan needs a level with noise"));
         assert!(err("ab:plan=90").contains("unknown option `plan`"));
     }
 
