@@ -109,7 +109,7 @@ pub struct EngineSpec {
     pub weights: Option<Vec<i32>>,
 }
 
-const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,noise=U,plan=P,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], \
+const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,depth=D,noise=U,plan=P,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], \
      mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB], \
      runner, blocker (Salta)";
 
@@ -163,7 +163,10 @@ impl std::str::FromStr for EngineSpec {
                     .ok_or_else(|| anyhow::anyhow!("engine `{text}`: level must be a number from 1 to 8"))?;
                 spec.kind = EngineKind::Level(lv);
                 spec.threads = lv.threads;
-                &["threads", "hash", "movetime", "nodes", "noise", "plan", "nullmove", "contempt", "eval", "weights"]
+                &[
+                    "threads", "hash", "movetime", "nodes", "depth", "noise", "plan", "nullmove", "contempt", "eval",
+                    "weights",
+                ]
             }
             "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove", "contempt", "eval", "weights"],
             "mcts" => {
@@ -189,33 +192,11 @@ impl std::str::FromStr for EngineSpec {
             if !known.contains(&key) {
                 bail!("engine `{text}`: unknown option `{key}` (known for {head}: {})", known.join(", "));
             }
-            // A level's noise and plan share, in place of the level's own:
-            // to try a level's design in matches without a rebuild.
-            if let EngineKind::Level(lv) = &mut spec.kind {
-                match key {
-                    "noise" => {
-                        lv.noise = number(text, key, value)?;
-                        if !(0..=MAX_NOISE).contains(&lv.noise) {
-                            bail!("engine `{text}`: noise must be from 0 to {MAX_NOISE}");
-                        }
-                        continue;
-                    }
-                    "plan" => {
-                        plan_given = true;
-                        lv.plan_share = number(text, key, value)
-                            .ok()
-                            .filter(|p| *p <= 100)
-                            .ok_or_else(|| anyhow::anyhow!("engine `{text}`: plan must be a share from 0 to 100"))?;
-                        continue;
-                    }
-                    _ => {}
-                }
-            }
-            let mcts = match &mut spec.kind {
-                EngineKind::Mcts(o) => Some(o),
-                _ => None,
-            };
-            match (key, mcts) {
+            match (key, &mut spec.kind) {
+                // A level's depth, noise and plan share, in place of the
+                // level's own: to try a level's design in matches without
+                // a rebuild.
+                ("depth", EngineKind::Level(lv)) => lv.depth = Some(positive(text, key, value)?),
                 ("depth", _) => spec.depth = Some(positive(text, key, value)?),
                 ("nodes" | "playouts", _) => spec.nodes = Some(positive(text, key, value)?),
                 ("movetime", _) => spec.movetime = Some(Duration::from_millis(positive(text, key, value)?)),
@@ -245,11 +226,26 @@ impl std::str::FromStr for EngineSpec {
                     let weights: Vec<i32> = value.split('/').map(|w| number(text, key, w)).collect::<Result<_>>()?;
                     spec.weights = Some(weights);
                 }
-                ("c", Some(o)) => o.exploration = positive(text, key, value)?,
-                ("scale", Some(o)) => o.scale = positive(text, key, value)?,
-                ("temperature", Some(o)) => o.prior_temperature = positive(text, key, value)?,
-                ("memory", Some(o)) => o.memory_mb = positive(text, key, value)?,
-                ("plies", Some(o)) => o.leaf = Leaf::RandomPlayout { max_plies: positive(text, key, value)? },
+                ("noise", EngineKind::Level(lv)) => {
+                    lv.noise = number(text, key, value)?;
+                    if !(0..=MAX_NOISE).contains(&lv.noise) {
+                        bail!("engine `{text}`: noise must be from 0 to {MAX_NOISE}");
+                    }
+                }
+                ("plan", EngineKind::Level(lv)) => {
+                    plan_given = true;
+                    lv.plan_share = number(text, key, value)
+                        .ok()
+                        .filter(|p| *p <= 100)
+                        .ok_or_else(|| anyhow::anyhow!("engine `{text}`: plan must be a share from 0 to 100"))?;
+                }
+                ("c", EngineKind::Mcts(o)) => o.exploration = positive(text, key, value)?,
+                ("scale", EngineKind::Mcts(o)) => o.scale = positive(text, key, value)?,
+                ("temperature", EngineKind::Mcts(o)) => o.prior_temperature = positive(text, key, value)?,
+                ("memory", EngineKind::Mcts(o)) => o.memory_mb = positive(text, key, value)?,
+                ("plies", EngineKind::Mcts(o)) => {
+                    o.leaf = Leaf::RandomPlayout { max_plies: positive(text, key, value)? }
+                }
                 _ => unreachable!("option `{key}` is listed as known for {head}"),
             }
         }
@@ -257,7 +253,7 @@ impl std::str::FromStr for EngineSpec {
             // The noisy choice scores the root moves to the level's depth:
             // levels 6-8 have none.
             if lv.noise > 0 && lv.depth.is_none() {
-                bail!("engine `{text}`: noise needs a level with a depth limit (1-5)");
+                bail!("engine `{text}`: noise needs a depth limit (levels 1-5, or depth=)");
             }
             // Without noise the full search plays, and it always weighs
             // the plan: a share asked for below 100 would be ignored.
@@ -1115,6 +1111,11 @@ mod tests {
         assert_eq!(s.name, "level=5,plan=90,noise=30");
         let s: EngineSpec = "level=5,noise=0".parse().unwrap();
         assert_eq!(s.kind, EngineKind::Level(Level { noise: 0, ..l5 }));
+        let s: EngineSpec = "level=5,depth=5,noise=30".parse().unwrap();
+        assert_eq!(s.kind, EngineKind::Level(Level { depth: Some(5), noise: 30, ..l5 }));
+        let l6 = level(6).unwrap();
+        let s: EngineSpec = "level=6,noise=5,depth=8".parse().unwrap();
+        assert_eq!(s.kind, EngineKind::Level(Level { depth: Some(8), noise: 5, ..l6 }));
         let s: EngineSpec = "level=8,plan=100".parse().unwrap();
         assert_eq!(s.kind, EngineKind::Level(level(8).unwrap()));
         assert_eq!("runner".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Runner));
@@ -1132,7 +1133,6 @@ mod tests {
         assert!(err("ab:c=2").contains("unknown option `c`"));
         assert!(err("mcts:playouts").contains("`playouts` is not key=value"));
         assert!(err("uct:scale=3").contains("unknown option `scale`"));
-        assert!(err("level=3,depth=2").contains("unknown option `depth`"));
         assert!(err("ab:nullmove=yes").contains("nullmove must be 0 or 1"));
         assert!(err("mcts:nullmove=0").contains("unknown option `nullmove`"));
         assert!(err("ab:contempt=x").contains("bad value `x` for contempt"));
@@ -1144,7 +1144,8 @@ mod tests {
         assert!(err("level=5,plan=x").contains("plan must be a share from 0 to 100"));
         assert!(err("level=5,noise=-1").contains("noise must be from 0 to 100000"));
         assert!(err("level=5,noise=y").contains("bad value `y` for noise"));
-        assert!(err("level=6,noise=15").contains("noise needs a level with a depth limit"));
+        assert!(err("level=6,noise=15").contains("noise needs a depth limit"));
+        assert!(err("level=5,depth=0").contains("depth must be more than 0"));
         assert!(err("level=8,plan=50").contains("plan needs a level with noise"));
         assert!(err("level=5,plan=50,noise=0").contains("plan needs a level with noise"));
         assert!(err("ab:plan=90").contains("unknown option `plan`"));
