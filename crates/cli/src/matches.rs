@@ -251,7 +251,7 @@ impl std::str::FromStr for EngineSpec {
         }
         if let EngineKind::Level(lv) = &spec.kind {
             // The noisy choice scores the root moves to the level's depth:
-            // levels 6-8 have none.
+            // levels 6-8 have none unless `depth=` gives one.
             if lv.noise > 0 && lv.depth.is_none() {
                 bail!("engine `{text}`: noise needs a depth limit (levels 1-5, or depth=)");
             }
