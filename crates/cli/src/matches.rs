@@ -258,7 +258,7 @@ impl std::str::FromStr for EngineSpec {
             // Without noise the full search plays, and it always weighs
             // the plan: a share asked for below 100 would be ignored.
             if lv.noise == 0 && plan_given && lv.plan_share < 100 {
-                bail!("engine `{text}`: plan needs a level with noise (1-5, noise above 0)");
+                bail!("engine `{text}`: plan below 100 needs a level with noise above 0");
             }
         }
         Ok(spec)
@@ -1116,6 +1116,9 @@ mod tests {
         let l6 = level(6).unwrap();
         let s: EngineSpec = "level=6,noise=5,depth=8".parse().unwrap();
         assert_eq!(s.kind, EngineKind::Level(Level { depth: Some(8), noise: 5, ..l6 }));
+        // With noise, so with `depth=`, a level beyond 5 takes a share too.
+        let s: EngineSpec = "level=6,depth=8,noise=5,plan=50".parse().unwrap();
+        assert_eq!(s.kind, EngineKind::Level(Level { depth: Some(8), noise: 5, plan_share: 50, ..l6 }));
         let s: EngineSpec = "level=8,plan=100".parse().unwrap();
         assert_eq!(s.kind, EngineKind::Level(level(8).unwrap()));
         assert_eq!("runner".parse::<EngineSpec>().unwrap().kind, EngineKind::Script(Script::Runner));
@@ -1146,8 +1149,9 @@ mod tests {
         assert!(err("level=5,noise=y").contains("bad value `y` for noise"));
         assert!(err("level=6,noise=15").contains("noise needs a depth limit"));
         assert!(err("level=5,depth=0").contains("depth must be more than 0"));
-        assert!(err("level=8,plan=50").contains("plan needs a level with noise"));
-        assert!(err("level=5,plan=50,noise=0").contains("plan needs a level with noise"));
+        let plan_without_noise = "plan below 100 needs a level with noise above 0";
+        assert!(err("level=8,plan=50").ends_with(plan_without_noise));
+        assert!(err("level=5,plan=50,noise=0").ends_with(plan_without_noise));
         assert!(err("ab:plan=90").contains("unknown option `plan`"));
     }
 
