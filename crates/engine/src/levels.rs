@@ -127,3 +127,29 @@ impl Level {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Salta ladder climbs only where the plan share rises (with two
+    /// neighbours on one share, the upper scored 45-64%), and noise falls
+    /// from level to level.
+    #[test]
+    fn every_level_follows_its_plan_more_and_errs_less_than_the_one_below() {
+        for pair in LEVELS.windows(2) {
+            let (lower, upper) = (pair[0], pair[1]);
+            assert_eq!(upper.number, lower.number + 1);
+            assert!(
+                upper.plan_share > lower.plan_share || upper.plan_share == 100,
+                "level {} follows its plan on {}, level {} on {}",
+                upper.number,
+                upper.plan_share,
+                lower.number,
+                lower.plan_share
+            );
+            assert!(upper.noise <= lower.noise, "level {} has more noise than level {}", upper.number, lower.number);
+        }
+        assert!(LEVELS.iter().all(|l| l.plan_share <= 100));
+    }
+}
