@@ -71,6 +71,11 @@ fn main() {
                 eprintln!("{path} game {}: no move limit, left out", i + 1);
                 continue;
             };
+            // The bands count plies left to one limit.
+            if limit_plies != 0 && limit_plies != 2 * limit {
+                eprintln!("{path} game {}: a limit of {limit} moves, not {}, left out", i + 1, limit_plies / 2);
+                continue;
+            }
             limit_plies = 2 * limit;
             // A game drawn by repetition (or stopped) before the limit has
             // no final count: its margin would not be its result.
@@ -92,7 +97,7 @@ fn main() {
         }
     }
     println!(
-        "{} positions from {} file(s), limit {} plies; {unfinished} game(s) ended before the limit, left out",
+        "{} positions from {} file(s), limit {} plies; {unfinished} game(s) drawn by repetition or stopped before the limit, left out",
         samples.len(),
         files.len(),
         limit_plies
