@@ -1,15 +1,17 @@
 """Learn Salta from the engine with numpy alone: self-play games of the
-engine written to an .npz file, a small policy network trained on them
-to choose the engine's moves, and a match of that policy against random
-play.
+engine written to an .npz file, a value of positions fitted to how those
+games ended, and a match against random play of a player that moves
+where that value is best.
 
     target/pyenv/bin/python python/examples/selfplay.py --games 60 --out selfplay.npz
 
 The games are Salta with a move limit of 30 moves a side, which the race
-distance decides (rules "seed,move-limit=30"): short games that every
-game reaches the end of. The policy sees the observation planes of the
-side to move and outputs a score per action; illegal actions are masked
-out, and it plays the legal action it scores highest.
+distance decides (rules "seed,move-limit=30"): short games that end at
+the limit, by a margin of steps, or drawn by repetition. The value is
+linear in where each side's pieces stand, fitted by least squares to
+the margin by which the side to move went on to win or lose; the player
+tries each legal action and plays the one after which the value is best
+for it.
 """
 
 import argparse
@@ -27,12 +29,16 @@ import monte  # noqa: E402
 RULES = "seed,move-limit=30"
 
 
-def self_play(games, level=3, seed=0):
-    """Games of the engine at `level` against itself (each game's random
-    choices seeded apart). Returns arrays, one row per ply: the planes
-    and legal mask the side to move saw, the action the engine chose, and
-    how the game ended for that side (1 win, -1 loss, 0 draw)."""
-    observations, masks, actions, outcomes = [], [], [], []
+def self_play(games, level=3, seed=0, random_plies=10):
+    """Games of the engine at `level` against itself, each opened by
+    `random_plies` uniformly random moves (so that the games differ in
+    more than the engine's own random choices, seeded apart per game).
+    Returns arrays, one row per ply: the planes and legal mask the side
+    to move saw, the action played, how the game ended for that side (1
+    won, -1 lost, 0 drawn), and by how many steps of the race it won
+    (positive) or lost (negative) at the move limit, 0 for a draw."""
+    observations, masks, actions, outcomes, margins = [], [], [], [], []
+    rng = np.random.default_rng(seed)
     for number in range(games):
         engine = monte.Engine(level=level, seed=seed * 100_003 + number, hash_mb=1)
         g = monte.Game("salta", rules=RULES)
@@ -40,96 +46,96 @@ def self_play(games, level=3, seed=0):
         while not g.is_over():
             observations.append(g.observation())
             masks.append(g.legal_action_mask())
-            actions.append(g.move_to_action(engine.best_move(g)))
+            if g.moves_played < random_plies:
+                actions.append(int(rng.choice(g.legal_actions())))
+            else:
+                actions.append(g.move_to_action(engine.best_move(g)))
             movers.append(g.side_to_move)
             g.apply_action(actions[-1])
-        winner = g.result().winner
-        outcomes += [0.0 if winner is None else 1.0 if side == winner else -1.0 for side in movers]
+        outcomes += [outcome(g, side) for side in movers]
+        margins += [signed_margin(g, side) for side in movers]
     return {
         "observations": np.stack(observations),
         "masks": np.stack(masks),
         "actions": np.array(actions, np.int64),
         "outcomes": np.array(outcomes, np.float32),
+        "margins": np.array(margins, np.float32),
     }
 
 
-SQUARES = 50  # Salta's actions: (from * 50 + to) * 2 + call, then the pass
+def outcome(game, side):
+    """How the finished `game` ended for `side`: 1 won, -1 lost, 0 drawn."""
+    winner = game.result().winner
+    return 0.0 if winner is None else 1.0 if winner == side else -1.0
 
 
-class Policy:
-    """A network of one hidden layer (ReLU) from the flattened planes to a
-    score for each start square, each end square, the call and the pass;
-    an action scores the sum of its parts. (Scores by part, not by action,
-    let what is learnt of a square serve every move from or to it.)"""
+def signed_margin(game, side):
+    """The steps by which `side` won (positive) or lost (negative) the
+    finished `game`; 0 for a draw."""
+    return outcome(game, side) * (game.result().margin or 0)
 
-    def __init__(self, inputs, hidden=64, seed=0):
-        rng = np.random.default_rng(seed)
-        outputs = 2 * SQUARES + 3
-        self.w1 = rng.normal(0, np.sqrt(2 / inputs), (inputs, hidden)).astype(np.float32)
-        self.b1 = np.zeros(hidden, np.float32)
-        self.w2 = rng.normal(0, np.sqrt(1 / hidden), (hidden, outputs)).astype(np.float32)
-        self.b2 = np.zeros(outputs, np.float32)
 
-    def scores(self, observations, masks):
-        """Scores of every action, illegal ones -inf, and the hidden layer."""
-        hidden = np.maximum(observations.reshape(len(observations), -1) @ self.w1 + self.b1, 0)
-        parts = hidden @ self.w2 + self.b2
-        starts, ends, call, passing = (
-            parts[:, :SQUARES], parts[:, SQUARES : 2 * SQUARES], parts[:, 2 * SQUARES : -1], parts[:, -1:],
-        )  # fmt: skip
-        moves = starts[:, :, None, None] + ends[:, None, :, None] + call[:, None, None, :]
-        logits = np.concatenate([moves.reshape(len(parts), -1), passing], axis=1)
-        return np.where(masks, logits, -np.inf), hidden
+def squares(observations):
+    """What the value sees of Salta planes: the squares of the side to
+    move's pieces and of the opponent's (the sums of their piece planes)
+    and the called piece, flattened, and a constant 1. Which piece stands
+    where matters in Salta, but a few games teach more of where an army
+    stands than of each of thirty pieces."""
+    planes = [observations[:, 0:15].sum(1), observations[:, 15:30].sum(1), observations[:, 30]]
+    flat = np.concatenate(planes, axis=1).reshape(len(observations), -1)
+    return np.concatenate([flat, np.ones((len(observations), 1), np.float32)], axis=1)
+
+
+class Value:
+    """A linear value of positions: the margin the side to move can expect
+    at the move limit, in steps of the race."""
+
+    def __init__(self, weights):
+        self.weights = weights
+
+    @classmethod
+    def fit(cls, data, ridge=10.0):
+        """Least squares from the positions to the margins, with a ridge
+        penalty (a few hundred positions against 301 weights)."""
+        x = squares(data["observations"]).astype(np.float64)
+        normal = x.T @ x + ridge * np.eye(x.shape[1])
+        return cls(np.linalg.solve(normal, x.T @ data["margins"]))
+
+    def values(self, observations):
+        """The expected margin of each position for its side to move."""
+        return squares(observations) @ self.weights
 
     def choose(self, game):
-        scores, _ = self.scores(game.observation()[None], game.legal_action_mask()[None])
-        return int(np.argmax(scores[0]))
+        """The legal action after which the position is worth most to the
+        mover: a game it ends is worth its margin, any other the value of
+        the side to move then (the opponent's negated; after a Salta call
+        the opponent moves, to answer it)."""
+        mover = game.side_to_move
+        actions = game.legal_actions()
+        worth = np.empty(len(actions))
+        children = []
+        for i, action in enumerate(actions):
+            child = game.clone()
+            child.apply_action(action)
+            if child.is_over():
+                worth[i] = signed_margin(child, mover)
+            else:
+                children.append((i, child))
+        if children:
+            values = self.values(np.stack([child.observation() for _, child in children]))
+            for (i, child), value in zip(children, values):
+                worth[i] = value if child.side_to_move == mover else -value
+        return actions[int(np.argmax(worth))]
 
-    def train(self, data, epochs=30, batch=64, rate=0.003, seed=0):
-        """Cross-entropy against the engine's choices among the legal
-        actions, by Adam; returns the mean loss of each epoch."""
-        rng = np.random.default_rng(seed)
-        params = [self.w1, self.b1, self.w2, self.b2]
-        moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
-        observations, masks, actions = data["observations"], data["masks"], data["actions"]
-        losses, t = [], 0
-        for _ in range(epochs):
-            order = rng.permutation(len(actions))
-            epoch_loss = 0.0
-            for start in range(0, len(order), batch):
-                rows = order[start : start + batch]
-                x = observations[rows].reshape(len(rows), -1)
-                scores, hidden = self.scores(observations[rows], masks[rows])
-                scores -= scores.max(axis=1, keepdims=True)
-                probabilities = np.exp(scores)
-                probabilities /= probabilities.sum(axis=1, keepdims=True)
-                chosen = probabilities[np.arange(len(rows)), actions[rows]]
-                epoch_loss -= np.log(chosen + 1e-12).sum()
-                # The gradient of the loss by the scores (p - onehot), then
-                # by the parts each score sums.
-                d_scores = probabilities
-                d_scores[np.arange(len(rows)), actions[rows]] -= 1
-                d_scores /= len(rows)
-                d_moves = d_scores[:, :-1].reshape(len(rows), SQUARES, SQUARES, 2)
-                d_parts = np.concatenate(
-                    [d_moves.sum((2, 3)), d_moves.sum((1, 3)), d_moves.sum((1, 2)), d_scores[:, -1:]], axis=1
-                )
-                d_hidden = (d_parts @ self.w2.T) * (hidden > 0)
-                grads = [x.T @ d_hidden, d_hidden.sum(0), hidden.T @ d_parts, d_parts.sum(0)]
-                t += 1
-                for param, grad, (m, v) in zip(params, grads, moments):
-                    m *= 0.9
-                    m += 0.1 * grad
-                    v *= 0.999
-                    v += 0.001 * grad * grad
-                    param -= rate * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-            losses.append(epoch_loss / len(actions))
-        return losses
+    def mean_squared_error(self, data):
+        error = self.values(data["observations"]) - data["margins"]
+        return float(np.mean(error * error))
 
 
 def match(policy, games, seed=0):
-    """`games` games of the policy against uniformly random play, the
-    policy White in the even ones; returns (wins, draws, losses)."""
+    """`games` games of the policy (anything with a `choose(game)` that
+    returns an action) against uniformly random play, the policy White in
+    the even ones; returns (wins, draws, losses)."""
     rng = np.random.default_rng(seed)
     wins = draws = losses = 0
     for number in range(games):
@@ -151,25 +157,25 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=60, help="self-play games (default 60)")
     parser.add_argument("--level", type=int, default=3, help="the engine's level (default 3)")
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--random-plies", type=int, default=10, help="random moves opening each game (default 10)")
+    parser.add_argument("--ridge", type=float, default=10.0, help="the fit's ridge penalty (default 10)")
     parser.add_argument("--match-games", type=int, default=100, help="games against random play (default 100)")
     parser.add_argument("--out", default="selfplay.npz", help="the self-play data (default selfplay.npz)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
-    data = self_play(args.games, args.level, args.seed)
+    data = self_play(args.games, args.level, args.seed, args.random_plies)
     np.savez_compressed(args.out, **data)
     print(f"{args.games} self-play games, {len(data['actions'])} positions -> {args.out} "
           f"({time.perf_counter() - started:.1f} s)")
 
     data = dict(np.load(args.out))
-    g = monte.Game("salta", rules=RULES)
-    policy = Policy(int(np.prod(g.observation_shape)), seed=args.seed)
     started = time.perf_counter()
-    losses = policy.train(data, epochs=args.epochs, seed=args.seed)
-    print(f"trained {args.epochs} epochs: loss {losses[0]:.2f} -> {losses[-1]:.2f} "
-          f"({time.perf_counter() - started:.1f} s)")
+    policy = Value.fit(data, args.ridge)
+    spread = float(np.mean(data["margins"] ** 2))
+    print(f"fitted the value: mean squared error {policy.mean_squared_error(data):.1f} "
+          f"against {spread:.1f} for a value of 0 ({time.perf_counter() - started:.1f} s)")
 
     wins, draws, losses = match(policy, args.match_games, args.seed)
     print(f"policy against random play: {wins} wins, {draws} draws, {losses} losses "

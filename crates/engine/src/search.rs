@@ -199,18 +199,21 @@ pub struct Searcher {
     options: SearchOptions,
     /// Evaluation weights replacing the game's own (A/B tests, tuning).
     weights: Option<Vec<i32>>,
-    /// The race leader the last search scored alone (`Shared::alone`),
-    /// coded by [`alone_code`]: the table's scores are the evaluation's
-    /// of that search, and are forgotten when the next one differs.
-    last_alone: AtomicU8,
+    /// How the last search scored positions, coded by [`scoring_code`]:
+    /// the table's scores are the evaluation's of that search, and are
+    /// forgotten when the next one scores otherwise.
+    last_scoring: AtomicU8,
 }
 
-fn alone_code(alone: Option<Side>) -> u8 {
-    match alone {
+/// The race leader a search scores alone (`Shared::alone`), and whether
+/// it searches with the game's count weights, as one code.
+fn scoring_code(alone: Option<Side>, counting: bool) -> u8 {
+    let alone = match alone {
         None => 0,
         Some(Side::White) => 1,
         Some(Side::Black) => 2,
-    }
+    };
+    alone + 3 * u8::from(counting)
 }
 
 /// Where the search stands, shared by its threads.
@@ -298,7 +301,7 @@ impl Searcher {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             weights: None,
-            last_alone: AtomicU8::new(0),
+            last_scoring: AtomicU8::new(0),
         }
     }
 
@@ -463,6 +466,13 @@ impl Searcher {
         let budget = limits.time_budget();
         let mut shared = self.shared::<P>(stop, start, budget.map(|(_, h)| h), limits.nodes);
         shared.player = player;
+        // The count at the move limit decides the game from here: search
+        // with the weights fitted to such games (unless weights were given).
+        let count_weights = if shared.solved && self.weights.is_none() { root.count_weights() } else { None };
+        let counting = count_weights.is_some();
+        if counting {
+            shared.weights = count_weights;
+        }
         if shared.solved
             && let Some(leader) = root.race_leader()
         {
@@ -470,8 +480,8 @@ impl Searcher {
             let trailing = root.evaluate_with(weights) - root.evaluate_alone(leader, weights);
             shared.alone = Some((leader, if root.side_to_move() == leader { trailing } else { -trailing }));
         }
-        let leader = shared.alone.map(|(side, _)| side);
-        if self.last_alone.swap(alone_code(leader), Ordering::Relaxed) != alone_code(leader) {
+        let scoring = scoring_code(shared.alone.map(|(side, _)| side), counting);
+        if self.last_scoring.swap(scoring, Ordering::Relaxed) != scoring {
             self.tt.clear();
         }
         let soft = budget.map(|(s, _)| s);
