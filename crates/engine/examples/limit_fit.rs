@@ -165,8 +165,8 @@ fn fit(samples: &[&Sample]) -> Option<Fit> {
 }
 
 /// Least squares over the chosen features, with a small ridge so that a
-/// feature that never varies gets weight 0; the weights of the others are
-/// 0. Returns the weights and R².
+/// feature that never varies gets weight 0; features not chosen get
+/// weight 0. Returns the weights (one per feature) and R².
 fn least_squares(samples: &[&Sample], chosen: &[usize]) -> Option<(Vec<f64>, f64)> {
     let k = chosen.len();
     let mut a = vec![vec![0.0; k + 1]; k];
