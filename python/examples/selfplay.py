@@ -96,7 +96,7 @@ class Value:
     @classmethod
     def fit(cls, data, ridge=10.0):
         """Least squares from the positions to the margins, with a ridge
-        penalty (a few hundred positions against 301 weights)."""
+        penalty (about a thousand positions against 301 weights)."""
         x = squares(data["observations"]).astype(np.float64)
         normal = x.T @ x + ridge * np.eye(x.shape[1])
         return cls(np.linalg.solve(normal, x.T @ data["margins"]))
@@ -146,10 +146,10 @@ def match(policy, games, seed=0):
                 g.apply_action(policy.choose(g))
             else:
                 g.apply_action(rng.choice(g.legal_actions()))
-        winner = g.result().winner
-        wins += winner == policy_side
-        draws += winner is None
-        losses += winner not in (None, policy_side)
+        result = outcome(g, policy_side)
+        wins += result > 0
+        draws += result == 0
+        losses += result < 0
     return wins, draws, losses
 
 
