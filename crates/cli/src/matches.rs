@@ -101,6 +101,11 @@ pub struct EngineSpec {
     pub hash_mb: usize,
     /// Alpha-beta null-move pruning (`nullmove=0` turns it off).
     pub null_move: bool,
+    /// Alpha-beta futility pruning (`futility=0` turns it off).
+    pub futility: bool,
+    /// Alpha-beta ordering of tactical moves by a look ahead (`lookahead=0`
+    /// orders them by history).
+    pub lookahead: bool,
     /// Alpha-beta contempt for draws, in evaluation units.
     pub contempt: i32,
     /// The Salta evaluation of 11e216e without the race solver (`eval=classic`).
@@ -109,7 +114,7 @@ pub struct EngineSpec {
     pub weights: Option<Vec<i32>>,
 }
 
-const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,depth=D,noise=U,plan=P,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], \
+const SPEC_HELP: &str = "level=N[,threads=T,hash=MB,movetime=MS,nodes=N,depth=D,noise=U,plan=P,nullmove=0|1,futility=0|1,lookahead=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], ab[:depth=D,nodes=N,movetime=MS,threads=T,hash=MB,nullmove=0|1,futility=0|1,lookahead=0|1,contempt=C,eval=current|classic,weights=W1/W2/...], \
      mcts[:playouts=N,movetime=MS,c=X,scale=X,temperature=X,memory=MB], uct[:playouts=N,movetime=MS,c=X,plies=N,memory=MB], \
      runner, blocker (Salta)";
 
@@ -128,6 +133,30 @@ fn positive<T: std::str::FromStr + PartialOrd + Default>(spec: &str, key: &str, 
     }
     Ok(v)
 }
+
+/// An on/off option: `1` or `on`, `0` or `off`.
+fn switch(spec: &str, key: &str, value: &str) -> Result<bool> {
+    match value {
+        "1" | "on" => Ok(true),
+        "0" | "off" => Ok(false),
+        _ => bail!("engine `{spec}`: {key} must be 0 or 1"),
+    }
+}
+
+/// The options of the alpha-beta searcher (`ab`), which a level takes too.
+const SEARCH_OPTIONS: &[&str] = &[
+    "depth",
+    "nodes",
+    "movetime",
+    "threads",
+    "hash",
+    "nullmove",
+    "futility",
+    "lookahead",
+    "contempt",
+    "eval",
+    "weights",
+];
 
 impl std::str::FromStr for EngineSpec {
     type Err = anyhow::Error;
@@ -149,11 +178,13 @@ impl std::str::FromStr for EngineSpec {
             threads: 1,
             hash_mb: 16,
             null_move: true,
+            futility: true,
+            lookahead: true,
             contempt: DEFAULT_CONTEMPT,
             classic: false,
             weights: None,
         };
-        let known: &[&str] = match head {
+        let known: Vec<&str> = match head {
             "level" => {
                 let n = options.next().unwrap_or("");
                 let lv = n
@@ -163,23 +194,20 @@ impl std::str::FromStr for EngineSpec {
                     .ok_or_else(|| anyhow::anyhow!("engine `{text}`: level must be a number from 1 to 8"))?;
                 spec.kind = EngineKind::Level(lv);
                 spec.threads = lv.threads;
-                &[
-                    "threads", "hash", "movetime", "nodes", "depth", "noise", "plan", "nullmove", "contempt", "eval",
-                    "weights",
-                ]
+                [&["noise", "plan"][..], SEARCH_OPTIONS].concat()
             }
-            "ab" => &["depth", "nodes", "movetime", "threads", "hash", "nullmove", "contempt", "eval", "weights"],
+            "ab" => SEARCH_OPTIONS.to_vec(),
             "mcts" => {
                 spec.kind = EngineKind::Mcts(MctsOptions::puct());
-                &["playouts", "nodes", "movetime", "c", "scale", "temperature", "memory"]
+                vec!["playouts", "nodes", "movetime", "c", "scale", "temperature", "memory"]
             }
             "uct" => {
                 spec.kind = EngineKind::Mcts(MctsOptions::uct());
-                &["playouts", "nodes", "movetime", "c", "plies", "memory"]
+                vec!["playouts", "nodes", "movetime", "c", "plies", "memory"]
             }
             "runner" | "blocker" => {
                 spec.kind = EngineKind::Script(if head == "runner" { Script::Runner } else { Script::Blocker });
-                &[]
+                Vec::new()
             }
             _ => bail!("unknown engine `{text}` (known: {SPEC_HELP})"),
         };
@@ -202,13 +230,9 @@ impl std::str::FromStr for EngineSpec {
                 ("movetime", _) => spec.movetime = Some(Duration::from_millis(positive(text, key, value)?)),
                 ("threads", _) => spec.threads = positive(text, key, value)?,
                 ("hash", _) => spec.hash_mb = positive(text, key, value)?,
-                ("nullmove", _) => {
-                    spec.null_move = match value {
-                        "1" | "on" => true,
-                        "0" | "off" => false,
-                        _ => bail!("engine `{text}`: nullmove must be 0 or 1"),
-                    }
-                }
+                ("nullmove", _) => spec.null_move = switch(text, key, value)?,
+                ("futility", _) => spec.futility = switch(text, key, value)?,
+                ("lookahead", _) => spec.lookahead = switch(text, key, value)?,
                 ("contempt", _) => {
                     spec.contempt = number(text, key, value)?;
                     if !(-MAX_CONTEMPT..=MAX_CONTEMPT).contains(&spec.contempt) {
@@ -475,6 +499,8 @@ impl Player {
                 hash_mb: spec.hash_mb,
                 threads: spec.threads,
                 null_move: spec.null_move,
+                futility: spec.futility,
+                lookahead: spec.lookahead,
                 contempt: spec.contempt,
                 classic: spec.classic,
             })),
@@ -1099,6 +1125,11 @@ mod tests {
         assert!("level=8".parse::<EngineSpec>().unwrap().null_move);
         assert!(!"level=8,nullmove=0".parse::<EngineSpec>().unwrap().null_move);
         assert!("ab:nullmove=on".parse::<EngineSpec>().unwrap().null_move);
+        let spec = "level=8".parse::<EngineSpec>().unwrap();
+        assert!(spec.futility && spec.lookahead);
+        let spec = "level=8,futility=0,lookahead=off".parse::<EngineSpec>().unwrap();
+        assert!(!spec.futility && !spec.lookahead);
+        assert!("ab:futility=1,lookahead=on".parse::<EngineSpec>().unwrap().lookahead);
         assert_eq!("level=8".parse::<EngineSpec>().unwrap().contempt, DEFAULT_CONTEMPT);
         assert_eq!("level=8,contempt=0".parse::<EngineSpec>().unwrap().contempt, 0);
         assert_eq!("ab:contempt=-50".parse::<EngineSpec>().unwrap().contempt, -50);
@@ -1137,6 +1168,8 @@ mod tests {
         assert!(err("mcts:playouts").contains("`playouts` is not key=value"));
         assert!(err("uct:scale=3").contains("unknown option `scale`"));
         assert!(err("ab:nullmove=yes").contains("nullmove must be 0 or 1"));
+        assert!(err("level=8,lookahead=2").contains("lookahead must be 0 or 1"));
+        assert!(err("mcts:futility=0").contains("unknown option `futility`"));
         assert!(err("mcts:nullmove=0").contains("unknown option `nullmove`"));
         assert!(err("ab:contempt=x").contains("bad value `x` for contempt"));
         assert!(err("ab:contempt=-2147483648").contains("contempt must be from -1000 to 1000"));

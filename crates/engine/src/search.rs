@@ -74,6 +74,23 @@ pub fn line_text<P: monte_rules::Position>(root: &P, line: &[P::Move]) -> Vec<St
 /// are sorted (see `alphabeta`).
 const LAZY_PICKS: usize = 3;
 
+/// The depth up to which futility pruning works: a node this near the
+/// leaves whose static evaluation is a margin above beta is cut, and one
+/// a margin below alpha searches only its tactical moves.
+const FUTILITY_DEPTH: i32 = 3;
+
+/// The game's futility margin at each depth (index 0 unused), or `None`.
+fn futility_margins<P: EngineGame>(weights: &[i32]) -> Option<[i32; FUTILITY_DEPTH as usize + 1]>
+where
+    P::Rules: RepetitionRule,
+{
+    let mut margins = [0; FUTILITY_DEPTH as usize + 1];
+    for depth in 1..=FUTILITY_DEPTH {
+        margins[depth as usize] = P::futility_margin(weights, depth)?;
+    }
+    Some(margins)
+}
+
 /// Move the best-scored of `scored[i..]` to `i` and return its move. Among
 /// equal scores the first one wins, so the order is deterministic.
 #[inline]
@@ -159,6 +176,14 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Null-move pruning (on by default; off to measure what it buys).
     pub null_move: bool,
+    /// Where the count at a move limit decides ([`EngineGame::count_weights`]):
+    /// futility pruning near the leaves ([`EngineGame::futility_margin`]).
+    /// On by default, never with `classic`.
+    pub futility: bool,
+    /// Where the count at a move limit decides: tactical moves ordered by
+    /// a look ahead ([`Worker::lookahead_value`]) instead of by history.
+    /// On by default, never with `classic`.
+    pub lookahead: bool,
     /// What a draw is worth to the side to move at the root, negated, in
     /// evaluation units: the search scores a drawn end (a repetition, or a
     /// draw by the rules) −contempt for that side and +contempt for the
@@ -187,7 +212,15 @@ pub const PURPOSEFUL_CONTEMPT: i32 = 3000;
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { hash_mb: 64, threads: 1, null_move: true, contempt: DEFAULT_CONTEMPT, classic: false }
+        SearchOptions {
+            hash_mb: 64,
+            threads: 1,
+            null_move: true,
+            futility: true,
+            lookahead: true,
+            contempt: DEFAULT_CONTEMPT,
+            classic: false,
+        }
     }
 }
 
@@ -226,6 +259,11 @@ struct Shared<'a> {
     hard: Option<Duration>,
     node_limit: Option<u64>,
     null_move: bool,
+    /// Order tactical moves by a look ahead ([`Worker::lookahead_value`]).
+    lookahead: bool,
+    /// The futility margin at each depth up to [`FUTILITY_DEPTH`] (index 0
+    /// unused), where futility pruning is on.
+    futility: Option<[i32; FUTILITY_DEPTH as usize + 1]>,
     contempt: i32,
     /// Whose search it is ([`Searcher::search_for`]).
     player: Side,
@@ -480,6 +518,14 @@ impl Searcher {
             let trailing = root.evaluate_with(weights) - root.evaluate_alone(leader, weights);
             shared.alone = Some((leader, if root.side_to_move() == leader { trailing } else { -trailing }));
         }
+        // In the count's melee, where calls and jumps are most moves and
+        // search depth decides (docs/engine.md, Alpha-beta).
+        if counting && !self.options.classic {
+            shared.lookahead = self.options.lookahead;
+            if self.options.futility {
+                shared.futility = futility_margins::<P>(shared.weights.unwrap_or(P::weights()));
+            }
+        }
         let scoring = scoring_code(shared.alone.map(|(side, _)| side), counting);
         if self.last_scoring.swap(scoring, Ordering::Relaxed) != scoring {
             self.tt.clear();
@@ -538,6 +584,8 @@ impl Searcher {
             hard,
             node_limit,
             null_move: self.options.null_move,
+            futility: None,
+            lookahead: false,
             contempt: self.options.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT),
             player: Side::White,
             solved: !self.options.classic,
@@ -885,8 +933,32 @@ where
         self.path[self.repetition_floor..n - 1].iter().rev().any(|&h| h == hash)
     }
 
+    /// What a tactical move is worth to the side that plays it, seen
+    /// one move ahead without search: the evaluation after it, or, where
+    /// it forces the answer (a Salta call), after the answer the opponent
+    /// would choose by the evaluation. Evaluations are not nodes: this
+    /// costs time, not the node budget.
+    fn lookahead_value(&self, pos: &P, mv: P::Move) -> i32 {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        if !child.is_forcing() {
+            return -self.evaluate(&child);
+        }
+        let mut answers = MoveList::new();
+        child.generate(&mut answers);
+        let mut worst: Option<i32> = None;
+        for &answer in &answers {
+            let mut after = child.clone();
+            after.play_unchecked(answer);
+            let v = self.evaluate(&after);
+            worst = Some(worst.map_or(v, |w| w.min(v)));
+        }
+        worst.unwrap_or_else(|| -self.evaluate(&child))
+    }
+
     /// Score the moves for ordering (all but the hash move, which is
-    /// searched before they are scored): tactical moves (by history),
+    /// searched before they are scored): tactical moves (by a look ahead
+    /// where the count decides, by history otherwise),
     /// killers, then quiet moves by history. They are taken best first by
     /// [`next_best`] for the first few, then sorted: most nodes cut off
     /// after one or two moves, and the others search them all.
@@ -905,7 +977,9 @@ where
                 continue;
             }
             let code = P::encode(m);
-            let s = if pos.is_tactical(m) {
+            let s = if self.shared.lookahead && pos.is_tactical(m) {
+                (1 << 28) + self.lookahead_value(pos, m).clamp(-(1 << 24), 1 << 24)
+            } else if pos.is_tactical(m) {
                 (1 << 28) + self.history[side][code as usize & 4095]
             } else if code == killers[0] {
                 1 << 27
@@ -959,6 +1033,29 @@ where
                 }
             }
         }
+        // Near the leaves, away from the principal variation, a quiet
+        // position far above beta is cut on its static evaluation (reverse
+        // futility), and one far below alpha searches only its tactical
+        // moves after the first (futility).
+        let forcing = self.forcing[ply];
+        let mut static_eval = None;
+        let mut futile = false;
+        if let Some(margins) = self.shared.futility
+            && !is_pv
+            && ply > 0
+            && depth <= FUTILITY_DEPTH
+            && !forcing
+            && beta.abs() < WIN_BOUND
+            && alpha.abs() < WIN_BOUND
+        {
+            let e = self.evaluate(pos);
+            static_eval = Some(e);
+            let margin = margins[depth as usize];
+            if e - margin >= beta {
+                return e - margin;
+            }
+            futile = e + margin <= alpha;
+        }
         // Null move: if the side to move could pass and a reduced search
         // still fails high, a real move surely does. Not in forced positions
         // (a pending call), not twice in a row, not near the leaves.
@@ -968,9 +1065,9 @@ where
             && ply > 0
             && depth >= 3
             && !after_null
-            && !pos.is_forcing()
+            && !forcing
             && beta.abs() < WIN_BOUND
-            && self.evaluate(pos) >= beta
+            && static_eval.unwrap_or_else(|| self.evaluate(pos)) >= beta
         {
             let mut child = pos.clone();
             child.play_unchecked(P::null_move());
@@ -1031,11 +1128,14 @@ where
             if self.purposeful && side == self.root_side && pos.is_pointless(mv) {
                 continue;
             }
+            let tactical = pos.is_tactical(mv);
+            if futile && searched > 0 && !tactical {
+                continue;
+            }
             let i = searched;
             searched += 1;
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            let tactical = pos.is_tactical(mv);
             let extension = if child.is_forcing() && (ply as i32) < 2 * self.root_depth { 1 } else { 0 };
             self.path.push(child.hash());
             let new_depth = depth - 1 + extension;

@@ -85,6 +85,47 @@ fn null_move_pruning_cuts_the_tree_and_keeps_wins() {
 }
 
 #[test]
+fn where_the_count_decides_futility_and_lookahead_cut_the_tree() {
+    use monte_rules::salta::LimitResult;
+    let searcher = |futility, lookahead| {
+        Searcher::new(SearchOptions { hash_mb: 8, threads: 1, futility, lookahead, ..Default::default() })
+    };
+    let nodes = |s: Searcher, pos: &SaltaPosition| {
+        let r = s.search(pos, &[], &Limits::depth(6), &AtomicBool::new(false), &mut |_| {});
+        assert!(r.best.is_some());
+        r.nodes
+    };
+    // Two positions of the melee (from the search bench), under a limit
+    // of 120 moves scored by the count: it decides from here.
+    let rules = SaltaRules { move_limit: Some(120), limit_result: LimitResult::Scored, ..SaltaRules::seed() };
+    let melee = [
+        "s5,s4,m3,s2,s1/m5,.,.,.,m1/m4,M3,M1,.,o1/o5,O1,.,.,o2/o4,.,.,.,O5/.,.,.,s3,./.,.,m2,O4,O2/.,.,O3,o3,./.,M2,.,M4,M5/S1,S2,S3,S4,S5 w - 80",
+        "m5,.,.,s4,s1/.,.,s3,m2,s2/m4,.,O5,O3,o1/.,S2,o5,m1,O2/.,M1,o4,.,./.,.,.,O4,o3/s5,M2,M4,M3,./.,S1,.,S3,M5/m3,O1,.,S5,./.,.,o2,S4,. w - 150",
+    ]
+    .map(|fen| SaltaPosition::from_fen(rules, fen).unwrap());
+    let total = |futility, lookahead| melee.iter().map(|pos| nodes(searcher(futility, lookahead), pos)).sum::<u64>();
+    let both = total(true, true);
+    let no_futility = total(false, true);
+    let no_lookahead = total(true, false);
+    assert!(both < no_futility, "with futility {both} nodes, without {no_futility}");
+    assert!(both < no_lookahead, "with the look ahead {both} nodes, without {no_lookahead}");
+    // Elsewhere, and with `classic`, neither is used: the same tree.
+    let start = SaltaPosition::start(SaltaRules::seed());
+    assert_eq!(nodes(searcher(true, true), &start), nodes(searcher(false, false), &start));
+    let classic = |futility, lookahead| {
+        Searcher::new(SearchOptions {
+            hash_mb: 8,
+            threads: 1,
+            futility,
+            lookahead,
+            classic: true,
+            ..Default::default()
+        })
+    };
+    assert_eq!(nodes(classic(true, true), &melee[0]), nodes(classic(false, false), &melee[0]));
+}
+
+#[test]
 fn quiet_leaves_follow_the_quiescence_search() {
     let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
     // The start is quiet (no jumps); in the second position White's jump
