@@ -2,6 +2,7 @@
 //! playouts from their starts, and the search bench, each with a total
 //! that is a signature of the code it measures.
 
+use std::io::Write;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -14,7 +15,7 @@ use monte_rules::playout::{Playout, Seen, random_playout};
 use monte_rules::salta::SaltaPosition;
 use monte_rules::{Outcome, Position};
 
-fn run_set<P: Position>(name: &str, set: &[(&str, u32)]) -> Result<(u64, f64)> {
+fn run_set<P: Position>(out: &mut impl Write, name: &str, set: &[(&str, u32)]) -> Result<(u64, f64)> {
     let mut nodes = 0;
     let mut secs = 0.0;
     for (fen, depth) in set {
@@ -22,11 +23,11 @@ fn run_set<P: Position>(name: &str, set: &[(&str, u32)]) -> Result<(u64, f64)> {
         let start = Instant::now();
         let n = perft(&pos, *depth);
         let t = start.elapsed().as_secs_f64();
-        println!("{name} depth {depth} nodes {n:>11} {:>7.1} M nodes/s  {fen}", n as f64 / t / 1e6);
+        writeln!(out, "{name} depth {depth} nodes {n:>11} {:>7.1} M nodes/s  {fen}", n as f64 / t / 1e6)?;
         nodes += n;
         secs += t;
     }
-    println!("{name}: {nodes} nodes in {secs:.3} s, {:.1} M nodes/s", nodes as f64 / secs / 1e6);
+    writeln!(out, "{name}: {nodes} nodes in {secs:.3} s, {:.1} M nodes/s", nodes as f64 / secs / 1e6)?;
     Ok((nodes, secs))
 }
 
@@ -45,7 +46,7 @@ const PLAYOUT_MAX_PLIES: u64 = 1_000_000;
 /// moves and the sum of the games' last positions' hashes: the same on
 /// every machine, they change only when the random moves drawn change
 /// (Salta `ludii` games all last 2,500 plies, so there the hashes tell).
-fn playout_set<P: Position>(name: &str, (rules, games): (&str, u64)) -> Result<(u64, u64)>
+fn playout_set<P: Position>(out: &mut impl Write, name: &str, (rules, games): (&str, u64)) -> Result<(u64, u64)>
 where
     P::Rules: RepetitionRule,
 {
@@ -59,26 +60,30 @@ where
         ends = ends.wrapping_add(game.end_hash);
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
-    println!(
+    writeln!(
+        out,
         "{name} playouts rules {rules}: {games} games, {moves} moves in {secs:.3} s, {:.0} games/s, {:.2} M moves/s",
         games as f64 / secs,
         moves as f64 / secs / 1e6
-    );
+    )?;
     Ok((moves, ends))
 }
 
 pub fn run() -> Result<()> {
-    let (sn, _) = run_set::<SaltaPosition>("salta", bench::SALTA)?;
-    let (fnodes, _) = run_set::<FocusPosition>("focus", bench::FOCUS)?;
-    println!("perft total nodes {}", sn + fnodes);
-    let (sm, se) = playout_set::<SaltaPosition>("salta", SALTA_PLAYOUTS)?;
-    let (fm, fe) = playout_set::<FocusPosition>("focus", FOCUS_PLAYOUTS)?;
-    println!("playout signature (total moves, last positions) {} {:016x}", sm + fm, se.wrapping_add(fe));
-    let ss =
-        bench::print_search("salta", &bench::search_set::<SaltaPosition>(bench::SALTA, bench::SALTA_SEARCH_DEPTH)?);
-    let fs =
-        bench::print_search("focus", &bench::search_set::<FocusPosition>(bench::FOCUS, bench::FOCUS_SEARCH_DEPTH)?);
-    println!("search signature (total nodes) {}", ss + fs);
+    // Written, not printed: a reader that stops early (`monte bench |
+    // head`) ends the command quietly (see `main`).
+    let mut out = std::io::stdout().lock();
+    let (sn, _) = run_set::<SaltaPosition>(&mut out, "salta", bench::SALTA)?;
+    let (fnodes, _) = run_set::<FocusPosition>(&mut out, "focus", bench::FOCUS)?;
+    writeln!(out, "perft total nodes {}", sn + fnodes)?;
+    let (sm, se) = playout_set::<SaltaPosition>(&mut out, "salta", SALTA_PLAYOUTS)?;
+    let (fm, fe) = playout_set::<FocusPosition>(&mut out, "focus", FOCUS_PLAYOUTS)?;
+    writeln!(out, "playout signature (total moves, last positions) {} {:016x}", sm + fm, se.wrapping_add(fe))?;
+    let salta = bench::search_set::<SaltaPosition>(bench::SALTA, bench::SALTA_SEARCH_DEPTH)?;
+    let ss = bench::print_search(&mut out, "salta", &salta)?;
+    let focus = bench::search_set::<FocusPosition>(bench::FOCUS, bench::FOCUS_SEARCH_DEPTH)?;
+    let fs = bench::print_search(&mut out, "focus", &focus)?;
+    writeln!(out, "search signature (total nodes) {}", ss + fs)?;
     Ok(())
 }
 
@@ -144,17 +149,19 @@ where
             *total.endings.entry(k).or_insert(0) += v;
         }
     }
-    println!("{} rules {}: {threads} thread(s), {secs:.2} s", P::KIND, start.rules());
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{} rules {}: {threads} thread(s), {secs:.2} s", P::KIND, start.rules())?;
+    writeln!(
+        out,
         "games {}  {:.1} games/s  moves {}  {:.0} moves/s  {:.1} moves/game",
         total.games,
         total.games as f64 / secs,
         total.moves,
         total.moves as f64 / secs,
         total.moves as f64 / total.games.max(1) as f64
-    );
+    )?;
     for (k, v) in &total.endings {
-        println!("  {k}: {v} ({:.1}%)", 100.0 * *v as f64 / total.games.max(1) as f64);
+        writeln!(out, "  {k}: {v} ({:.1}%)", 100.0 * *v as f64 / total.games.max(1) as f64)?;
     }
     Ok(())
 }

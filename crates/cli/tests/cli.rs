@@ -118,6 +118,26 @@ fn bench_playouts_reports_games_and_endings() {
 }
 
 #[test]
+fn bench_ends_quietly_when_its_reader_stops_early() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // `monte bench | head -1`: the reader closes the pipe after one line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_monte"))
+        .arg("bench")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run monte");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("read a line");
+    assert!(first.starts_with("salta depth"), "{first}");
+    let out = child.wait_with_output().expect("wait for monte");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn bench_prints_its_signatures() {
     // The totals depend only on the code: perft on the move generator,
     // the playouts on the random moves drawn, the search on the search and

@@ -84,21 +84,22 @@ impl SearchLine {
     }
 }
 
-/// One line per position, then the total, as `monte bench` prints them;
-/// returns the node total.
-pub fn print_search(name: &str, lines: &[SearchLine]) -> u64 {
+/// One line per position, then the total, as `monte bench` prints them,
+/// to `out`; returns the node total.
+pub fn print_search(out: &mut impl std::io::Write, name: &str, lines: &[SearchLine]) -> std::io::Result<u64> {
     for l in lines {
-        println!(
+        writeln!(
+            out,
             "{name} search depth {} nodes {:>9} {:>6.2} M nodes/s bestmove {} score {}",
             l.depth,
             l.nodes,
             l.nodes_per_second() / 1e6,
             l.best,
             l.score
-        );
+        )?;
     }
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
-    println!("{name} search: {nodes} nodes in {secs:.3} s, {:.2} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
-    nodes
+    writeln!(out, "{name} search: {nodes} nodes in {secs:.3} s, {:.2} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6)?;
+    Ok(nodes)
 }
