@@ -9,7 +9,12 @@
 //! piece on a side's targets is shut in by that side's pieces (no move of
 //! its own: only a call drives it out). With GAME FROM TO, that game's moves between two
 //! plies, each with the distances after it, the plan's move and how many
-//! enemy pieces hold the mover's targets.
+//! enemy pieces hold the mover's targets. Last, per engine (the record's
+//! White and Black tags), its moves and the steps they gained in each
+//! phase of its race (far: more than 60 steps from home; middle: 21-60;
+//! near: 20 or fewer), how many of its near moves it made while an enemy
+//! piece held one of its targets, and the median ply at which it came
+//! within 20.
 //!
 //! cargo run --release -p monte-engine --example salta_games -- FILE [STEP [GAME FROM TO]]
 
@@ -43,6 +48,9 @@ fn main() {
             std::process::exit(1);
         }
     };
+    // Per engine: games, moves and steps gained per phase, and the plies
+    // at which it came within NEAR steps of home.
+    let mut engines: Vec<EngineTally> = Vec::new();
     for (i, record) in records.iter().enumerate() {
         let game = match record.replay::<SaltaPosition>() {
             Ok(g) => g,
@@ -82,6 +90,9 @@ fn main() {
         // in by the side's own pieces (no step, no jump).
         let mut trapped = [0usize; 2];
         let mut near = [None::<usize>; 2];
+        let mut phases = [[(0usize, 0i64); 3]; 2];
+        let mut within_near = [None::<usize>; 2];
+        let mut near_held = [0usize; 2];
         let mut line = String::new();
         for n in 0..=plies {
             let pos = game.position_after(n).expect("a ply of the game");
@@ -104,6 +115,12 @@ fn main() {
                 let entry = &mut kinds[me.index()][kind];
                 entry.0 += 1;
                 entry.1 += i64::from(after.distance(me)) - i64::from(pos.distance(me));
+                let phase = &mut phases[me.index()][phase_of(pos.distance(me))];
+                phase.0 += 1;
+                phase.1 += i64::from(pos.distance(me)) - i64::from(after.distance(me));
+                if phase_of(pos.distance(me)) == 2 && pos.pieces(!me) & pos.target_set(me) != 0 {
+                    near_held[me.index()] += 1;
+                }
             }
             let blockers = |side: Side| (pos.pieces(!side) & pos.target_set(side)).count_ones();
             for side in [Side::White, Side::Black] {
@@ -115,6 +132,9 @@ fn main() {
                 }
                 if near[side.index()].is_none() && pos.distance(side) <= 10 {
                     near[side.index()] = Some(n);
+                }
+                if within_near[side.index()].is_none() && pos.distance(side) <= NEAR {
+                    within_near[side.index()] = Some(n);
                 }
             }
             if n % step == 0 || n == plies {
@@ -149,5 +169,73 @@ fn main() {
             near[0].map_or("-".into(), |n| n.to_string()),
             near[1].map_or("-".into(), |n| n.to_string()),
         );
+        for side in [Side::White, Side::Black] {
+            let name = record.tag(if side == Side::White { "White" } else { "Black" }).unwrap_or("?").to_string();
+            let index = match engines.iter().position(|e| e.name == name) {
+                Some(k) => k,
+                None => {
+                    engines.push(EngineTally { name, ..EngineTally::default() });
+                    engines.len() - 1
+                }
+            };
+            let engine = &mut engines[index];
+            engine.games += 1;
+            for (total, this) in engine.phases.iter_mut().zip(phases[side.index()]) {
+                total.0 += this.0;
+                total.1 += this.1;
+            }
+            engine.near_held += near_held[side.index()];
+            engine.within_near.extend(within_near[side.index()]);
+        }
+    }
+    for mut engine in engines {
+        let games = engine.games as f64;
+        engine.within_near.sort_unstable();
+        let reached = &engine.within_near;
+        let per_game = |(moves, gained): (usize, i64)| {
+            format!("{:.1} moves, {:.1} steps", moves as f64 / games, gained as f64 / games)
+        };
+        let median = match reached.len() {
+            0 => "-".to_string(),
+            n if n % 2 == 1 => reached[n / 2].to_string(),
+            n => format!("{:.1}", (reached[n / 2 - 1] + reached[n / 2]) as f64 / 2.0),
+        };
+        println!(
+            "{}: {} games; a game: far {}, middle {}, near {} ({:.1} with a target held); within {NEAR} at ply {median} (median of {})",
+            engine.name,
+            engine.games,
+            per_game(engine.phases[0]),
+            per_game(engine.phases[1]),
+            per_game(engine.phases[2]),
+            engine.near_held as f64 / games,
+            reached.len()
+        );
+    }
+}
+
+/// One engine's race over the games it played (either colour).
+#[derive(Default)]
+struct EngineTally {
+    /// The engine setting, as the records name it.
+    name: String,
+    games: usize,
+    /// Moves made and steps gained in each phase ([`phase_of`]).
+    phases: [(usize, i64); 3],
+    /// Moves made near home while an enemy piece held one of its targets.
+    near_held: usize,
+    /// The plies at which it came within [`NEAR`] steps of home.
+    within_near: Vec<usize>,
+}
+
+/// The distance from home within which a side is near (its last phase).
+const NEAR: u32 = 20;
+
+/// A side's phase by its distance before a move: far (0), middle (1),
+/// near (2).
+fn phase_of(distance: u32) -> usize {
+    match distance {
+        d if d > 60 => 0,
+        d if d > NEAR => 1,
+        _ => 2,
     }
 }
