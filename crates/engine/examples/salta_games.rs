@@ -49,7 +49,7 @@ fn main() {
         }
     };
     // Per engine: games, moves and steps gained per phase, and the plies
-    // at which it came within NEAR steps of home.
+    // at which it came within NEAR_PHASE steps of home.
     let mut engines: Vec<EngineTally> = Vec::new();
     for (i, record) in records.iter().enumerate() {
         let game = match record.replay::<SaltaPosition>() {
@@ -91,7 +91,7 @@ fn main() {
         let mut trapped = [0usize; 2];
         let mut near = [None::<usize>; 2];
         let mut phases = [[(0usize, 0i64); 3]; 2];
-        let mut within_near = [None::<usize>; 2];
+        let mut within_near_phase = [None::<usize>; 2];
         let mut near_held = [0usize; 2];
         let mut line = String::new();
         for n in 0..=plies {
@@ -133,8 +133,8 @@ fn main() {
                 if near[side.index()].is_none() && pos.distance(side) <= 10 {
                     near[side.index()] = Some(n);
                 }
-                if within_near[side.index()].is_none() && pos.distance(side) <= NEAR {
-                    within_near[side.index()] = Some(n);
+                if within_near_phase[side.index()].is_none() && pos.distance(side) <= NEAR_PHASE {
+                    within_near_phase[side.index()] = Some(n);
                 }
             }
             if n % step == 0 || n == plies {
@@ -185,13 +185,13 @@ fn main() {
                 total.1 += this.1;
             }
             engine.near_held += near_held[side.index()];
-            engine.within_near.extend(within_near[side.index()]);
+            engine.within_near_phase.extend(within_near_phase[side.index()]);
         }
     }
     for mut engine in engines {
         let games = engine.games as f64;
-        engine.within_near.sort_unstable();
-        let reached = &engine.within_near;
+        engine.within_near_phase.sort_unstable();
+        let reached = &engine.within_near_phase;
         let per_game = |(moves, gained): (usize, i64)| {
             format!("{:.1} moves, {:.1} steps", moves as f64 / games, gained as f64 / games)
         };
@@ -201,7 +201,7 @@ fn main() {
             n => format!("{:.1}", (reached[n / 2 - 1] + reached[n / 2]) as f64 / 2.0),
         };
         println!(
-            "{}: {} games; a game: far {}, middle {}, near {} ({:.1} with a target held); within {NEAR} at ply {median} (median of {})",
+            "{}: {} games; a game: far {}, middle {}, near {} ({:.1} with a target held); within {NEAR_PHASE} at ply {median} (median of {})",
             engine.name,
             engine.games,
             per_game(engine.phases[0]),
@@ -223,19 +223,20 @@ struct EngineTally {
     phases: [(usize, i64); 3],
     /// Moves made near home while an enemy piece held one of its targets.
     near_held: usize,
-    /// The plies at which it came within [`NEAR`] steps of home.
-    within_near: Vec<usize>,
+    /// The plies at which it came within [`NEAR_PHASE`] steps of home.
+    within_near_phase: Vec<usize>,
 }
 
-/// The distance from home within which a side is near (its last phase).
-const NEAR: u32 = 20;
+/// The distance from home from which on a side is in its last phase
+/// (near; `near` above counts from 10 steps).
+const NEAR_PHASE: u32 = 20;
 
 /// A side's phase by its distance before a move: far (0), middle (1),
 /// near (2).
 fn phase_of(distance: u32) -> usize {
     match distance {
         d if d > 60 => 0,
-        d if d > NEAR => 1,
+        d if d > NEAR_PHASE => 1,
         _ => 2,
     }
 }
