@@ -115,10 +115,11 @@ fn main() {
                 let entry = &mut kinds[me.index()][kind];
                 entry.0 += 1;
                 entry.1 += i64::from(after.distance(me)) - i64::from(pos.distance(me));
-                let phase = &mut phases[me.index()][phase_of(pos.distance(me))];
-                phase.0 += 1;
-                phase.1 += i64::from(pos.distance(me)) - i64::from(after.distance(me));
-                if phase_of(pos.distance(me)) == 2 && pos.pieces(!me) & pos.target_set(me) != 0 {
+                let phase = phase_of(pos.distance(me));
+                let tally = &mut phases[me.index()][phase];
+                tally.0 += 1;
+                tally.1 += i64::from(pos.distance(me)) - i64::from(after.distance(me));
+                if phase == 2 && pos.pieces(!me) & pos.target_set(me) != 0 {
                     near_held[me.index()] += 1;
                 }
             }

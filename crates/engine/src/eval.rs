@@ -468,8 +468,8 @@ impl EngineGame for SaltaPosition {
         // hands over: its searched value lies about two tempi lower. Beyond
         // that, a quiet move changes the count by a step or so a ply.
         // Measured in level 8's searches (docs/engine.md, Alpha-beta).
-        let distance = weights.first()?.max(&0);
-        let tempo = weights.get(1)?.max(&0);
+        let distance = (*weights.first()?).max(0);
+        let tempo = (*weights.get(1)?).max(0);
         Some(2 * tempo + 3 * distance * depth / 2)
     }
 

@@ -946,14 +946,15 @@ where
         }
         let mut answers = MoveList::new();
         child.generate(&mut answers);
-        let mut worst: Option<i32> = None;
-        for &answer in &answers {
-            let mut after = child.clone();
-            after.play_unchecked(answer);
-            let v = self.evaluate(&after);
-            worst = Some(worst.map_or(v, |w| w.min(v)));
-        }
-        worst.unwrap_or_else(|| -self.evaluate(&child))
+        answers
+            .iter()
+            .map(|&answer| {
+                let mut after = child.clone();
+                after.play_unchecked(answer);
+                self.evaluate(&after)
+            })
+            .min()
+            .unwrap_or_else(|| -self.evaluate(&child))
     }
 
     /// Score the moves for ordering (all but the hash move, which is
