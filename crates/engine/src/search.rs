@@ -22,6 +22,23 @@ const MAX_PLY: usize = 128;
 /// still play moves without a purpose, to stir things up.
 const BEHIND: i32 = 400;
 
+/// How far back (plies) the game is searched for a sign that the
+/// opponent repeats positions ([`repeats_itself`]).
+const REPEATER_WINDOW: usize = 24;
+
+/// Whether the opponent of the side to move at the end of `path` (the
+/// game's positions, the root last) has within [`REPEATER_WINDOW`] plies
+/// moved back into a position the game had seen: a player that does so
+/// will close a cycle, whether or not it is behind. (The runner, blocked,
+/// shuffles a piece to and fro; level 8, taking the cycles it closes for
+/// the usual contempt as from a player that plays on, let it draw 14 of
+/// 60 games by threefold repetition, most of them not behind.)
+fn repeats_itself(path: &[u64]) -> bool {
+    let n = path.len();
+    // The positions after the opponent's moves have the root's parity.
+    (n.saturating_sub(REPEATER_WINDOW)..n).rev().step_by(2).any(|k| path[..k].contains(&path[k]))
+}
+
 /// Whether `player` plays only moves with a purpose (skips its pointless
 /// calls, [`EngineGame::is_pointless`], and scores a draw at the highest
 /// contempt): when it is not more than [`BEHIND`] behind.
@@ -325,7 +342,8 @@ where
     /// What a cycle the opponent closes costs the root side: the player's
     /// usual contempt when the opponent is not behind either (it plays on
     /// rather than repeat, as the engine does), the full [`Worker::contempt`]
-    /// when it is (it would take the draw).
+    /// when it is (it would take the draw) or when it has lately repeated
+    /// positions of the game ([`repeats_itself`]).
     closed_by_opponent: i32,
     killers: [[u16; 2]; MAX_PLY],
     history: Box<[[i32; 4096]; 2]>,
@@ -652,6 +670,7 @@ where
         path.push(root.hash());
         let purposeful = shared.solved && purposeful(root, shared.player);
         let contempt = if purposeful && shared.contempt > 0 { PURPOSEFUL_CONTEMPT } else { shared.contempt };
+        let opponent_plays_on = shared.solved && self::purposeful(root, !shared.player) && !repeats_itself(&path);
         Worker {
             shared,
             main,
@@ -671,11 +690,7 @@ where
             excluded: Vec::new(),
             contempt,
             forcing: [false; MAX_PLY],
-            closed_by_opponent: if shared.solved && self::purposeful(root, !shared.player) {
-                shared.contempt
-            } else {
-                contempt
-            },
+            closed_by_opponent: if opponent_plays_on { shared.contempt } else { contempt },
             killers: [[0; 2]; MAX_PLY],
             history: Box::new([[0; 4096]; 2]),
             pv: vec![Vec::new(); MAX_PLY + 1],

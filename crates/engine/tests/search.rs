@@ -4,9 +4,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use monte_engine::{Limits, Score, SearchOptions, Searcher};
-use monte_rules::Position;
 use monte_rules::focus::{FocusPosition, FocusRules};
 use monte_rules::salta::{SaltaPosition, SaltaRules};
+use monte_rules::{Position, Side};
 
 fn search<P: monte_engine::EngineGame>(pos: &P, limits: Limits) -> monte_engine::SearchResult<P::Move>
 where
@@ -314,4 +314,42 @@ fn analysis_shows_as_many_lines_as_there_are_moves() {
     let lines = s.analyse(&pos, &[], &Limits::depth(3), 3, &AtomicBool::new(false), &mut |_| {});
     assert_eq!((pos.format_move(lines[0].1[0]), lines[0].0), ("d6:f8".to_string(), Score::WinIn(1)));
     assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn an_opponent_that_shuffles_is_not_given_the_draw() {
+    // From a game of level 8 at 30,000 nodes (White) against the runner
+    // (seed 3, game 5): 150 plies in, the two armies locked in the
+    // middle, White 52 steps from home and Black 53. The runner, blocked,
+    // had stepped f2-g1 and g1-f2 and d2-e1 and e1-d2 to and fro; White,
+    // taking a cycle Black closes for the usual contempt as from a player
+    // that plays on, stepped h8-i9, and Black's g1-f2 drew by threefold
+    // repetition. A player that has lately repeated is expected to close
+    // the cycle: no move of White's may leave Black a reply that repeats
+    // a position for the third time.
+    let mut pos = SaltaPosition::start(SaltaRules::seed());
+    let mut history = Vec::new();
+    for text in include_str!("data/salta-runner-shuffle.moves").split_whitespace() {
+        history.push(pos.hash());
+        pos.play(pos.parse_move(text).unwrap()).unwrap();
+    }
+    assert_eq!((pos.distance(Side::White), pos.distance(Side::Black)), (52, 53));
+    let seen = |h: u64| history.iter().filter(|&&x| x == h).count() + usize::from(h == pos.hash());
+    let old = pos.parse_move("h8-i9").unwrap();
+    let mut after_old = pos.clone();
+    after_old.play(old).unwrap();
+    let closes = |after: &SaltaPosition| {
+        after.legal_moves().iter().any(|&reply| {
+            let mut p = after.clone();
+            p.play(reply).unwrap();
+            seen(p.hash()) >= 2
+        })
+    };
+    assert!(closes(&after_old), "the game's h8-i9 let Black repeat for the third time");
+    let s = Searcher::new(SearchOptions { hash_mb: 8, threads: 1, ..Default::default() });
+    let r = s.search(&pos, &history, &Limits::nodes(30_000), &AtomicBool::new(false), &mut |_| {});
+    let best = r.best.unwrap();
+    let mut after = pos.clone();
+    after.play(best).unwrap();
+    assert!(!closes(&after), "{} lets Black repeat for the third time ({:?})", pos.format_move(best), r.score);
 }
