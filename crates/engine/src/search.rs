@@ -32,7 +32,9 @@ const REPEATER_WINDOW: usize = 24;
 /// will close a cycle, whether or not it is behind. (The runner, blocked,
 /// shuffles a piece to and fro; level 8, taking the cycles it closes for
 /// the usual contempt as from a player that plays on, let it draw 14 of
-/// 60 games by threefold repetition, most of them not behind.)
+/// 60 games by threefold repetition, 7 of them with level 8 at most four
+/// steps behind.) A position the opponent came back to by a forced
+/// answer counts too: rare, and the cost is only caution.
 fn repeats_itself(path: &[u64]) -> bool {
     let n = path.len();
     // The positions after the opponent's moves have the root's parity.
