@@ -14,7 +14,10 @@
 //! phase of its race (far: more than 60 steps from home; middle: 21-60;
 //! near: 20 or fewer), how many of its near moves it made while an enemy
 //! piece held one of its targets, and the median ply at which it came
-//! within 20.
+//! within 20; its moves in each phase by kind; and, in the games it completed, the ply from which no enemy
+//! piece stood on its targets again (none can finish sooner), how far it
+//! was from home then, the fewest moves its army alone needed from there,
+//! and the plies it took.
 //!
 //! cargo run --release -p monte-engine --example salta_games -- FILE [STEP [GAME FROM TO]]
 
@@ -91,6 +94,8 @@ fn main() {
         let mut trapped = [0usize; 2];
         let mut near = [None::<usize>; 2];
         let mut phases = [[(0usize, 0i64); 3]; 2];
+        // Per side, phase and kind: moves, steps gained.
+        let mut phase_kinds = [[[(0usize, 0i64); 4]; 3]; 2];
         let mut within_near_phase = [None::<usize>; 2];
         let mut near_held = [0usize; 2];
         let mut line = String::new();
@@ -116,9 +121,13 @@ fn main() {
                 entry.0 += 1;
                 entry.1 += i64::from(after.distance(me)) - i64::from(pos.distance(me));
                 let phase = phase_of(pos.distance(me));
+                let gained = i64::from(pos.distance(me)) - i64::from(after.distance(me));
                 let tally = &mut phases[me.index()][phase];
                 tally.0 += 1;
-                tally.1 += i64::from(pos.distance(me)) - i64::from(after.distance(me));
+                tally.1 += gained;
+                let by_kind = &mut phase_kinds[me.index()][phase][kind];
+                by_kind.0 += 1;
+                by_kind.1 += gained;
                 if phase == 2 && pos.pieces(!me) & pos.target_set(me) != 0 {
                     near_held[me.index()] += 1;
                 }
@@ -185,8 +194,30 @@ fn main() {
                 total.0 += this.0;
                 total.1 += this.1;
             }
+            for (totals, these) in engine.phase_kinds.iter_mut().zip(phase_kinds[side.index()]) {
+                for (total, this) in totals.iter_mut().zip(these) {
+                    total.0 += this.0;
+                    total.1 += this.1;
+                }
+            }
             engine.near_held += near_held[side.index()];
             engine.within_near_phase.extend(within_near_phase[side.index()]);
+            // From the first ply with its targets free for good, in a game
+            // it completed: how far it was from home, the fewest moves its
+            // army alone needed (the solver's count, or its lower bound),
+            // and the plies it took.
+            let freed = (blocked_until[side.index()] + 1).min(plies);
+            let end = game.position_after(plies).expect("the game's last position");
+            if end.distance(side) == 0 {
+                let pos = game.position_after(freed).expect("a ply of the game");
+                let alone = monte_engine::race::solve(&monte_engine::race::army(pos, side), FREED_BUDGET);
+                engine.freed.push(Freed {
+                    ply: freed,
+                    distance: pos.distance(side),
+                    alone: alone.moves,
+                    plies: plies - freed,
+                });
+            }
         }
     }
     for mut engine in engines {
@@ -196,11 +227,7 @@ fn main() {
         let per_game = |(moves, gained): (usize, i64)| {
             format!("{:.1} moves, {:.1} steps", moves as f64 / games, gained as f64 / games)
         };
-        let median = match reached.len() {
-            0 => "-".to_string(),
-            n if n % 2 == 1 => reached[n / 2].to_string(),
-            n => format!("{:.1}", (reached[n / 2 - 1] + reached[n / 2]) as f64 / 2.0),
-        };
+        let median = median_of(reached);
         println!(
             "{}: {} games; a game: far {}, middle {}, near {} ({:.1} with a target held); within {NEAR_PHASE} at ply {median} (median of {})",
             engine.name,
@@ -211,7 +238,60 @@ fn main() {
             engine.near_held as f64 / games,
             reached.len()
         );
+        let by_kind = |k: &[(usize, i64); 4]| {
+            let part =
+                |(moves, gained): (usize, i64)| format!("{:.1} ({:+.1})", moves as f64 / games, gained as f64 / games);
+            format!("plan {}, forced {}, other {}, unplanned {}", part(k[0]), part(k[1]), part(k[2]), part(k[3]))
+        };
+        println!(
+            "{}: moves by kind, a game (steps gained): far {}; middle {}; near {}",
+            engine.name,
+            by_kind(&engine.phase_kinds[0]),
+            by_kind(&engine.phase_kinds[1]),
+            by_kind(&engine.phase_kinds[2]),
+        );
+        if !engine.freed.is_empty() {
+            let completed = engine.freed.len() as f64;
+            let mean = |f: fn(&Freed) -> usize| engine.freed.iter().map(f).sum::<usize>() as f64 / completed;
+            let mut plies: Vec<usize> = engine.freed.iter().map(|f| f.ply).collect();
+            plies.sort_unstable();
+            println!(
+                "{}: in the {} games it completed, its targets free for good from ply {} (median; {}-{}), then {:.1} steps from home, {:.1} moves for its army alone (at least), {:.1} plies to finish (means)",
+                engine.name,
+                engine.freed.len(),
+                median_of(&plies),
+                plies[0],
+                plies[plies.len() - 1],
+                mean(|f| f.distance as usize),
+                mean(|f| f.alone as usize),
+                mean(|f| f.plies),
+            );
+        }
     }
+}
+
+/// The median of sorted plies, "-" for none.
+fn median_of(sorted: &[usize]) -> String {
+    match sorted.len() {
+        0 => "-".to_string(),
+        n if n % 2 == 1 => sorted[n / 2].to_string(),
+        n => format!("{:.1}", (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0),
+    }
+}
+
+/// Positions the solver may visit to count an army once its targets are
+/// free: beyond, its count is a lower bound.
+const FREED_BUDGET: u64 = 400_000;
+
+/// A completed game from the first ply on which no enemy piece stood on
+/// the side's targets again.
+struct Freed {
+    ply: usize,
+    distance: u32,
+    /// The fewest moves its army alone needed from there ([`monte_engine::race::solve`]).
+    alone: u32,
+    /// The plies it took to finish from there.
+    plies: usize,
 }
 
 /// One engine's race over the games it played (either colour).
@@ -222,10 +302,15 @@ struct EngineTally {
     games: usize,
     /// Moves made and steps gained in each phase ([`phase_of`]).
     phases: [(usize, i64); 3],
+    /// The same by kind of move in each phase (plan, forced, other,
+    /// unplanned).
+    phase_kinds: [[(usize, i64); 4]; 3],
     /// Moves made near home while an enemy piece held one of its targets.
     near_held: usize,
     /// The plies at which it came within [`NEAR_PHASE`] steps of home.
     within_near_phase: Vec<usize>,
+    /// Its completed games from the ply its targets were free for good.
+    freed: Vec<Freed>,
 }
 
 /// The distance from home from which on a side is in its last phase
