@@ -14,10 +14,10 @@
 //! phase of its race (far: more than 60 steps from home; middle: 21-60;
 //! near: 20 or fewer), how many of its near moves it made while an enemy
 //! piece held one of its targets, and the median ply at which it came
-//! within 20; its moves in each phase by kind; and, in the games it completed, the ply from which no enemy
-//! piece stood on its targets again (none can finish sooner), how far it
-//! was from home then, the fewest moves its army alone needed from there,
-//! and the plies it took.
+//! within 20; its moves in each phase by kind; and, in the games it
+//! completed, the ply from which no enemy piece stood on its targets
+//! again (none can finish sooner), how far it was from home then, the
+//! fewest moves its army alone needed from there, and the plies it took.
 //!
 //! cargo run --release -p monte-engine --example salta_games -- FILE [STEP [GAME FROM TO]]
 
