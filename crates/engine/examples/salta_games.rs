@@ -18,11 +18,18 @@
 //! completed, the ply from which no enemy piece stood on its targets
 //! again (none can finish sooner), how far it was from home then, the
 //! fewest moves its army alone needed from there, and the plies it took.
+//! Then who holds its targets: the enemy pieces on them at plies 100,
+//! 150, 200, 250 and 300, how many of those wait for their own target
+//! because one of its pieces still holds it (each side's targets are the
+//! other's starting squares), its own pieces still on the enemy's
+//! targets, and the enemy's moves off its targets by kind (answering its
+//! calls, the enemy's plan, other) and onto them.
 //!
 //! cargo run --release -p monte-engine --example salta_games -- FILE [STEP [GAME FROM TO]]
 
 use monte_rules::record::Record;
 use monte_rules::salta::SaltaPosition;
+use monte_rules::salta::geometry::Squares;
 use monte_rules::{Position, Side};
 
 fn main() {
@@ -98,6 +105,11 @@ fn main() {
         let mut phase_kinds = [[[(0usize, 0i64); 4]; 3]; 2];
         let mut within_near_phase = [None::<usize>; 2];
         let mut near_held = [0usize; 2];
+        // Per side: the opponent's moves off the side's targets (an answer
+        // to the side's call, the opponent's plan, other) and onto them
+        // (without, with a call).
+        let mut exits = [[0usize; 3]; 2];
+        let mut entries = [[0usize; 2]; 2];
         let mut line = String::new();
         for n in 0..=plies {
             let pos = game.position_after(n).expect("a ply of the game");
@@ -130,6 +142,14 @@ fn main() {
                 by_kind.1 += gained;
                 if phase == 2 && pos.pieces(!me) & pos.target_set(me) != 0 {
                     near_held[me.index()] += 1;
+                }
+                let theirs = pos.target_set(!me);
+                match (theirs & (1 << mv.from) != 0, theirs & (1 << mv.to) != 0) {
+                    // Kinds 0-3 (plan, forced, other, unplanned) as
+                    // the exits' order: forced, plan, other.
+                    (true, false) => exits[(!me).index()][[1, 0, 2, 2][kind]] += 1,
+                    (false, true) => entries[(!me).index()][mv.call as usize] += 1,
+                    _ => {}
                 }
             }
             let blockers = |side: Side| (pos.pieces(!side) & pos.target_set(side)).count_ones();
@@ -201,6 +221,23 @@ fn main() {
                 }
             }
             engine.near_held += near_held[side.index()];
+            for (total, this) in engine.exits.iter_mut().zip(exits[side.index()]) {
+                *total += this;
+            }
+            for (total, this) in engine.entries.iter_mut().zip(entries[side.index()]) {
+                *total += this;
+            }
+            for (k, &checkpoint) in CHECKPOINTS.iter().enumerate() {
+                let pos = game.position_after(checkpoint.min(plies)).expect("a ply of the game");
+                let blockers = pos.pieces(!side) & pos.target_set(side);
+                let waiting = Squares(blockers)
+                    .filter(|&sq| pos.target_of_square(sq).is_some_and(|t| pos.pieces(side) & (1 << t) != 0))
+                    .count();
+                let held = &mut engine.held[k];
+                held.0 += blockers.count_ones() as usize;
+                held.1 += waiting;
+                held.2 += (pos.pieces(side) & pos.target_set(!side)).count_ones() as usize;
+            }
             engine.within_near_phase.extend(within_near_phase[side.index()]);
             // From the first ply with its targets free for good, in a game
             // it completed: how far it was from home, the fewest moves its
@@ -249,6 +286,23 @@ fn main() {
             by_kind(&engine.phase_kinds[0]),
             by_kind(&engine.phase_kinds[1]),
             by_kind(&engine.phase_kinds[2]),
+        );
+        let at = |f: fn(&(usize, usize, usize)) -> usize| {
+            engine.held.iter().map(|h| format!("{:.2}", f(h) as f64 / games)).collect::<Vec<_>>().join("/")
+        };
+        let each = |n: usize| format!("{:.1}", n as f64 / games);
+        println!(
+            "{}: at plies {}: enemy pieces on its targets {}, of them waiting for their own target, which one of its pieces holds, {}; its pieces on the enemy's targets {}; a game, enemy moves off its targets: answering its calls {}, the enemy's plan {}, other {}; onto them {}, with a call {}",
+            engine.name,
+            CHECKPOINTS.map(|c| c.to_string()).join("/"),
+            at(|h| h.0),
+            at(|h| h.1),
+            at(|h| h.2),
+            each(engine.exits[0]),
+            each(engine.exits[1]),
+            each(engine.exits[2]),
+            each(engine.entries[0]),
+            each(engine.entries[1]),
         );
         if !engine.freed.is_empty() {
             let completed = engine.freed.len() as f64;
@@ -311,7 +365,20 @@ struct EngineTally {
     within_near_phase: Vec<usize>,
     /// Its completed games from the ply its targets were free for good.
     freed: Vec<Freed>,
+    /// At each of [`CHECKPOINTS`]: enemy pieces on its targets, those of
+    /// them whose own target one of its pieces holds, and its own pieces
+    /// on the enemy's targets.
+    held: [(usize, usize, usize); CHECKPOINTS.len()],
+    /// The enemy's moves off its targets: answers to its calls, the
+    /// enemy's plan, other.
+    exits: [usize; 3],
+    /// The enemy's moves onto its targets: without, with a call.
+    entries: [usize; 2],
 }
+
+/// The plies at which the enemy pieces on each side's targets are counted
+/// (a game over sooner is counted at its end).
+const CHECKPOINTS: [usize; 5] = [100, 150, 200, 250, 300];
 
 /// The distance from home from which on a side is in its last phase
 /// (near; `near` above counts from 10 steps).
