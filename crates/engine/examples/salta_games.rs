@@ -105,10 +105,10 @@ fn main() {
         let mut phase_kinds = [[[(0usize, 0i64); 4]; 3]; 2];
         let mut within_near_phase = [None::<usize>; 2];
         let mut near_held = [0usize; 2];
-        // Per side: the opponent's moves off the side's targets (an answer
-        // to the side's call, the opponent's plan, other) and onto them
-        // (without, with a call).
-        let mut exits = [[0usize; 3]; 2];
+        // Per side: the opponent's moves off the side's targets, by kind
+        // (plan, forced, other, unplanned), and onto them (without, with
+        // a call).
+        let mut exits = [[0usize; 4]; 2];
         let mut entries = [[0usize; 2]; 2];
         let mut line = String::new();
         for n in 0..=plies {
@@ -129,11 +129,11 @@ fn main() {
                     }
                 };
                 let after = game.position_after(n + 1).expect("a ply of the game");
+                let gained = i64::from(pos.distance(me)) - i64::from(after.distance(me));
                 let entry = &mut kinds[me.index()][kind];
                 entry.0 += 1;
-                entry.1 += i64::from(after.distance(me)) - i64::from(pos.distance(me));
+                entry.1 -= gained;
                 let phase = phase_of(pos.distance(me));
-                let gained = i64::from(pos.distance(me)) - i64::from(after.distance(me));
                 let tally = &mut phases[me.index()][phase];
                 tally.0 += 1;
                 tally.1 += gained;
@@ -145,9 +145,7 @@ fn main() {
                 }
                 let theirs = pos.target_set(!me);
                 match (theirs & (1 << mv.from) != 0, theirs & (1 << mv.to) != 0) {
-                    // Kinds 0-3 (plan, forced, other, unplanned) as
-                    // the exits' order: forced, plan, other.
-                    (true, false) => exits[(!me).index()][[1, 0, 2, 2][kind]] += 1,
+                    (true, false) => exits[(!me).index()][kind] += 1,
                     (false, true) => entries[(!me).index()][mv.call as usize] += 1,
                     _ => {}
                 }
@@ -298,9 +296,9 @@ fn main() {
             at(|h| h.0),
             at(|h| h.1),
             at(|h| h.2),
-            each(engine.exits[0]),
             each(engine.exits[1]),
-            each(engine.exits[2]),
+            each(engine.exits[0]),
+            each(engine.exits[2] + engine.exits[3]),
             each(engine.entries[0]),
             each(engine.entries[1]),
         );
@@ -369,9 +367,9 @@ struct EngineTally {
     /// them whose own target one of its pieces holds, and its own pieces
     /// on the enemy's targets.
     held: [(usize, usize, usize); CHECKPOINTS.len()],
-    /// The enemy's moves off its targets: answers to its calls, the
-    /// enemy's plan, other.
-    exits: [usize; 3],
+    /// The enemy's moves off its targets, by kind: the enemy's plan,
+    /// answers to its calls, other, unplanned.
+    exits: [usize; 4],
     /// The enemy's moves onto its targets: without, with a call.
     entries: [usize; 2],
 }
