@@ -70,6 +70,7 @@ class AnalysisPage {
     this.mainNodes = []; // the main line's nodes by ply
     this.socket = null;
     this.wanted = null; // the last command sent (sent again after a reconnect)
+    this.loads = 0; // loads begun: only the latest is shown
   }
 
   async start(params) {
@@ -149,11 +150,15 @@ class AnalysisPage {
 
   /** Loads a start (a position, a record, a game) and its own moves as the main line. */
   async load(start) {
+    // Only the latest load is shown: an earlier one answered later is dropped.
+    const ticket = ++this.loads;
     let answer;
+    let kind;
     try {
       answer = await request('POST', '/api/analysis/line', { start });
-      this.kind = await loadKind(answer.game, answer.rules);
+      kind = await loadKind(answer.game, answer.rules);
     } catch (e) {
+      if (ticket !== this.loads) return;
       if (!this.source) {
         this.source = { game: 'salta', rules: 'seed', start_fen: null, result: null };
         this.build();
@@ -161,7 +166,8 @@ class AnalysisPage {
       this.showError(e);
       return;
     }
-    if (this.stopped) return;
+    if (this.stopped || ticket !== this.loads) return;
+    this.kind = kind;
     this.entry = GAMES[answer.game];
     this.source = { game: answer.game, rules: answer.rules, start_fen: answer.start_fen, result: answer.result, main: answer.main };
     this.root = node(null, answer.positions[0], null);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -36,6 +36,8 @@ export async function startServer() {
   const port = await freePort();
   const database = `sqlite:${join(dir, 'monte.db')}`;
   let child = null;
+  // What the server printed, for a failing test's report (its last lines).
+  let printed = '';
   const launch = () =>
     new Promise((resolve, reject) => {
       child = spawn(BINARY, ['serve', '--database', database, '--listen', `127.0.0.1:${port}`, '--rate-limit', '0', '--ai-threads', '1'], {
@@ -54,6 +56,7 @@ export async function startServer() {
       });
       child.stderr.on('data', (chunk) => {
         err += chunk;
+        printed = (printed + chunk).slice(-20000);
       });
       child.on('exit', (code) => {
         clearTimeout(timer);
@@ -70,6 +73,14 @@ export async function startServer() {
   const url = await launch();
   return {
     url,
+    /** The last `lines` lines the server printed on its standard error, without colours or the assets served. */
+    log(lines = 40) {
+      const plain = printed.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+      return plain
+        .filter((line) => line && !line.includes('route=/assets/'))
+        .slice(-lines)
+        .join('\n');
+    },
     async restart() {
       await stopChild();
       await launch();
@@ -99,6 +110,9 @@ export async function launchBrowser() {
   });
 }
 
+/** The pages opened by the running test (closed after it). */
+const opened = [];
+
 /** For a test file: a server and a browser of its own, started before its tests and stopped after. */
 export function serverAndBrowser() {
   const env = { server: null, browser: null };
@@ -106,12 +120,27 @@ export function serverAndBrowser() {
     env.server = await startServer();
     env.browser = await launchBrowser();
   });
+  // After each test its pages are closed: none of them goes on asking the
+  // server for analysis or moves while the next test runs. A failing test
+  // first reports what its pages saw go wrong and what the server printed.
+  afterEach(async (t) => {
+    const pages = opened.splice(0);
+    if (!t.passed) {
+      for (const page of pages) {
+        if (page.isClosed()) continue;
+        console.log(`-- ${t.name}: a page at ${page.url()}: ${JSON.stringify(page.trail, null, 1)}`);
+      }
+      if (env.server) console.log(`-- the server's last lines:\n${env.server.log()}`);
+    }
+    await Promise.all(pages.map((page) => page.context().close().catch(() => {})));
+  });
   after(async () => {
     await env.browser?.close();
     await env.server?.stop();
   });
   return env;
 }
+
 
 /**
  * A page in a context of its own (its own localStorage), failing the test on
@@ -124,11 +153,26 @@ export async function openPage(browser, { phone = false, lang = 'en' } = {}) {
       : { viewport: { width: 1280, height: 860 }, locale: lang },
   );
   const page = await context.newPage();
+  opened.push(page);
   page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
+  // What went wrong on the way (for a failing test's report): the server's
+  // refusals of API requests, requests that got no answer, script errors.
+  page.trail = [];
+  const note = (what) => page.trail.length < 200 && page.trail.push(`${new Date().toISOString().slice(11, 23)} ${what}`);
+  page.on('pageerror', (e) => {
+    page.errors.push(e.message);
+    note(`script error: ${e.message}`);
+  });
   page.on('console', (m) => {
     if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) page.errors.push(m.text());
+    if (m.type() === 'error') note(`console: ${m.text()}`);
   });
+  page.on('response', async (r) => {
+    if (r.status() < 400) return;
+    const body = await r.text().catch(() => '');
+    note(`${r.request().method()} ${new URL(r.url()).pathname} answered ${r.status()}: ${body.slice(0, 300)}`);
+  });
+  page.on('requestfailed', (r) => note(`${r.method()} ${new URL(r.url()).pathname} failed: ${r.failure()?.errorText}`));
   return page;
 }
 
