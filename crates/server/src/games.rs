@@ -481,7 +481,7 @@ impl Games {
 
     /// The holder of a seat (the [`hash_token`] of its token) offers a
     /// rematch of a finished game, or accepts the opponent's offer, which
-    /// starts the rematch ([`policy::rematch_game`]): the game after the
+    /// starts the rematch ([`policy::rematch_plan`]): the game after the
     /// change (if `want_view`) and the holder's side.
     pub async fn rematch(
         &self,
@@ -493,19 +493,25 @@ impl Games {
         let hash = token_hash
             .ok_or_else(|| ApiError::unauthorized("this needs a seat token (Authorization: Bearer TOKEN)"))?;
         let new_id = random_id(10);
+        // An accepted rematch is stored with the finished game's change,
+        // before anyone is told of it: a page sent to it finds it.
         let (view, (side, rematch)) = self
             .act(id, None, want_view, |l, now| {
                 let side =
                     l.side_of_hash(hash).ok_or_else(|| ApiError::forbidden("this token holds no seat of this game"))?;
-                let (plan, accepted) = policy::rematch_plan(l, side, &new_id, now)?;
-                let rematch = if accepted { Some(policy::rematch_game(l, &new_id, now)?) } else { None };
-                Ok((plan, (side, rematch)))
+                let (plan, rematch) = policy::rematch_plan(l, side, &new_id, now)?;
+                let row = plan.creates.clone();
+                Ok((plan, (side, row.zip(rematch))))
             })
             .await?;
         if let Some((row, game)) = rematch {
-            self.store.insert_game(&row).await?;
+            // Cached unless a page asked for it first (and loaded it, maybe
+            // with a move already played).
             let slot = self.slot(&row.id);
-            *slot.lock().await = Some(Loaded { row, game });
+            let mut cached = slot.lock().await;
+            if cached.is_none() {
+                *cached = Some(Loaded { row, game });
+            }
         }
         Ok((view, side))
     }
@@ -589,8 +595,13 @@ impl Games {
             let settles_ratings = loaded.row.rated
                 && plan.state.status == GameStatus::Over
                 && loaded.row.state.status != GameStatus::Over;
-            let update =
-                Update { state: &plan.state, truncate_from: plan.truncate_from, append: &plan.append, settles_ratings };
+            let update = Update {
+                state: &plan.state,
+                truncate_from: plan.truncate_from,
+                append: &plan.append,
+                settles_ratings,
+                creates: plan.creates.as_ref(),
+            };
             let started = std::time::Instant::now();
             let committed = self.store.commit(id, loaded.row.version, &update).await;
             self.metrics.committed(started.elapsed().as_secs_f64(), committed.is_err());

@@ -41,6 +41,9 @@ pub struct Plan {
     pub then_fail: Option<ApiError>,
     /// Told to the watchers with the change: what the new state does not show.
     pub event: Option<GameEvent>,
+    /// A game the change creates, stored in the same transaction (an
+    /// accepted rematch, which the new state names).
+    pub creates: Option<GameRow>,
 }
 
 /// What a plan does to the rules' game held in the cache.
@@ -60,7 +63,15 @@ pub enum GameChange {
 impl Plan {
     /// A change of the state alone.
     pub fn state(state: GameState) -> Plan {
-        Plan { state, truncate_from: None, append: Vec::new(), game: GameChange::Same, then_fail: None, event: None }
+        Plan {
+            state,
+            truncate_from: None,
+            append: Vec::new(),
+            game: GameChange::Same,
+            then_fail: None,
+            event: None,
+            creates: None,
+        }
     }
 }
 
@@ -242,7 +253,7 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
                 start_clock(&mut state, now);
             }
             state.ai_to_move = ai_to_move(&state);
-            Ok(Plan { state, truncate_from: None, append, game: GameChange::Played, then_fail: None, event: None })
+            Ok(Plan { append, game: GameChange::Played, ..Plan::state(state) })
         }
         Action::Resign if l.seat(side).player.is_ai() => {
             // The creator of a game between two AIs stops it.
@@ -309,23 +320,16 @@ pub fn plan(l: &mut Loaded, side: Side, action: &Action, now: i64, max_plies: i6
             state.draw_offer = None;
             start_clock(&mut state, now);
             state.ai_to_move = ai_to_move(&state);
-            Ok(Plan {
-                state,
-                truncate_from: Some(keep),
-                append: Vec::new(),
-                game: GameChange::Replaced(game),
-                then_fail: None,
-                event: None,
-            })
+            Ok(Plan { truncate_from: Some(keep), game: GameChange::Replaced(game), ..Plan::state(state) })
         }
     }
 }
 
 /// `side` offers a rematch of a finished game between two people, or
 /// accepts the opponent's offer: then the game names its rematch,
-/// `new_id` (which the caller creates: [`rematch_game`]), and this returns
-/// true.
-pub fn rematch_plan(l: &Loaded, side: Side, new_id: &str, now: i64) -> ApiResult<(Plan, bool)> {
+/// `new_id`, which the plan creates ([`rematch_game`]), and this returns
+/// the rematch's game for the cache.
+pub fn rematch_plan(l: &Loaded, side: Side, new_id: &str, now: i64) -> ApiResult<(Plan, Option<AnyGame>)> {
     let s = &l.row.state;
     if s.status != GameStatus::Over {
         return Err(ApiError::conflict("a rematch is offered once the game is over"));
@@ -339,26 +343,26 @@ pub fn rematch_plan(l: &Loaded, side: Side, new_id: &str, now: i64) -> ApiResult
     }
     let mut state = s.clone();
     state.updated_at = now;
-    let accepted = match s.rematch_offer {
-        Some(sd) if sd == side => return Err(ApiError::conflict("you already offered a rematch")),
+    match s.rematch_offer {
+        Some(sd) if sd == side => Err(ApiError::conflict("you already offered a rematch")),
         Some(_) => {
             state.rematch_offer = None;
             state.rematch = Some(new_id.to_string());
-            true
+            let (row, game) = rematch_game(l, new_id, now)?;
+            Ok((Plan { creates: Some(row), ..Plan::state(state) }, Some(game)))
         }
         None => {
             state.rematch_offer = Some(side);
-            false
+            Ok((Plan::state(state), None))
         }
-    };
-    Ok((Plan::state(state), accepted))
+    }
 }
 
 /// The rematch of a finished game, `id`: the same game, rule set, start,
 /// clock and rating, the colours swapped. Each seat keeps its holder's
 /// token (so the browsers that held the seats hold the new ones), name and
 /// account; the game starts at once.
-pub fn rematch_game(l: &Loaded, id: &str, now: i64) -> ApiResult<(GameRow, AnyGame)> {
+fn rematch_game(l: &Loaded, id: &str, now: i64) -> ApiResult<(GameRow, AnyGame)> {
     let row = &l.row;
     let kind = row.kind.parse().map_err(|e| ApiError::internal(format!("{e}")))?;
     let game = AnyGame::new(kind, &row.rules, Some(&row.start_fen)).map_err(|e| ApiError::internal(format!("{e}")))?;

@@ -10,7 +10,7 @@ use sqlx::postgres::PgConnection;
 use tokio::sync::{Mutex as AsyncMutex, mpsc, oneshot};
 
 use crate::postgres::{self, CHANNEL};
-use crate::rows::{GameState, INSERT_MOVE, MoveRow, UPDATE_STATE, bind_move, bind_state};
+use crate::rows::{GameState, INSERT_GAME, INSERT_MOVE, MoveRow, UPDATE_STATE, bind_move, bind_new_game, bind_state};
 use crate::sqlite::sqlite_batch;
 use crate::{Backend, Result, StoreError, Update, on_pool};
 
@@ -48,6 +48,9 @@ pub(crate) async fn commit_alone(
                 tx.rollback().await?;
                 return Ok(false);
             }
+        }
+        if let Some(game) = update.creates {
+            bind_new_game!(sqlx::query(INSERT_GAME), game).execute(&mut *tx).await?;
         }
         if update.settles_ratings {
             let postgres = matches!(backend, Backend::Postgres(_));
@@ -128,8 +131,13 @@ pub(crate) async fn write_batches(
             Err(_) => {
                 for job in batch.drain(..) {
                     let append: Vec<MoveRow> = job.append.into_iter().collect();
-                    let update =
-                        Update { state: &job.state, truncate_from: None, append: &append, settles_ratings: false };
+                    let update = Update {
+                        state: &job.state,
+                        truncate_from: None,
+                        append: &append,
+                        settles_ratings: false,
+                        creates: None,
+                    };
                     let _ =
                         job.reply.send(commit_alone(&backend, &instance, &job.id, job.expected_version, &update).await);
                 }

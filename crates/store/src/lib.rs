@@ -37,7 +37,7 @@ pub use rows::{GameRow, GameState, MoveRow, SeatRow};
 pub use values::{GameStatus, Player, UnknownValue, parse_side, side_name};
 
 use commit::{Job, commit_alone, write_batches};
-use rows::{GAME_COLUMNS, INSERT_GAME, bind_state, decode_game};
+use rows::{GAME_COLUMNS, INSERT_GAME, bind_new_game, decode_game};
 use sqlite::Writer;
 
 /// A storage error: the database could not be reached or refused a query.
@@ -223,6 +223,10 @@ pub struct Update<'a> {
     /// The change ends a rated game: the players' ratings are updated in
     /// its transaction (if the game counts: [`rated_score`]).
     pub settles_ratings: bool,
+    /// A game created by the change, stored in its transaction: a rematch,
+    /// which the finished game's state names, so that neither is stored
+    /// (or told) without the other.
+    pub creates: Option<&'a GameRow>,
 }
 
 /// Which games to list.
@@ -357,20 +361,8 @@ impl Store {
 
     /// Stores a new game (at version 1, without moves).
     pub async fn insert_game(&self, game: &GameRow) -> Result<()> {
-        let s = &game.state;
         on_pool!(self, pool => {
-            let q = sqlx::query(INSERT_GAME).bind(&game.id).bind(game.version);
-            bind_state!(q, s)
-                .bind(&game.kind)
-                .bind(&game.rules)
-                .bind(&game.start_fen)
-                .bind(game.clock_initial_ms)
-                .bind(game.clock_increment_ms)
-                .bind(game.created_at)
-                .bind(game.listed as i64)
-                .bind(game.rated as i64)
-                .execute(pool)
-                .await?;
+            bind_new_game!(sqlx::query(INSERT_GAME), game).execute(pool).await?;
             Ok(())
         })
     }
@@ -447,7 +439,8 @@ impl Store {
     /// committed: writer tasks take whatever commits are waiting (of
     /// different games) and make them one transaction, each with its own
     /// compare-and-swap; this returns once that transaction is committed.
-    /// Take-backs, and the ends of rated games, go alone.
+    /// Take-backs, the ends of rated games and changes that create a game
+    /// go alone.
     pub async fn commit(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
         let done = self.commit_unrecorded(id, expected_version, update).await;
         self.health.record(&done);
@@ -455,7 +448,11 @@ impl Store {
     }
 
     async fn commit_unrecorded(&self, id: &str, expected_version: i64, update: &Update<'_>) -> Result<bool> {
-        if update.truncate_from.is_some() || update.append.len() > 1 || update.settles_ratings {
+        if update.truncate_from.is_some()
+            || update.append.len() > 1
+            || update.settles_ratings
+            || update.creates.is_some()
+        {
             return commit_alone(&self.pools.write, &self.instance, id, expected_version, update).await;
         }
         let (reply, answer) = oneshot::channel();

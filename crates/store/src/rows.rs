@@ -175,6 +175,22 @@ pub(crate) const INSERT_GAME: &str = "INSERT INTO games (id, version, status, pl
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
      $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36)";
 
+/// Binds the columns of `INSERT_GAME` in order: the new game `$g` (a [`GameRow`]).
+macro_rules! bind_new_game {
+    ($q:expr, $g:expr) => {
+        $crate::rows::bind_state!($q.bind(&$g.id).bind($g.version), &$g.state)
+            .bind(&$g.kind)
+            .bind(&$g.rules)
+            .bind(&$g.start_fen)
+            .bind($g.clock_initial_ms)
+            .bind($g.clock_increment_ms)
+            .bind($g.created_at)
+            .bind($g.listed as i64)
+            .bind($g.rated as i64)
+    };
+}
+pub(crate) use bind_new_game;
+
 /// A move, unless one is already stored for its ply; bound by `bind_move!`.
 pub(crate) const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, notation, played_at, white_ms, black_ms) \
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";

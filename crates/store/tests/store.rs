@@ -108,9 +108,10 @@ async fn moves_commit_once_per_turn(store: &Store) {
     next.side_to_move = Side::Black;
     let first = [mv(0, "c3-d4")];
     let other = [mv(0, "e3-f4")];
-    let update = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false };
+    let update = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false, creates: None };
     // Two writers both saw version 1: exactly one wins.
-    let conflicting = Update { state: &next, truncate_from: None, append: &other, settles_ratings: false };
+    let conflicting =
+        Update { state: &next, truncate_from: None, append: &other, settles_ratings: false, creates: None };
     let (a, b) = tokio::join!(store.commit("g1", 1, &update), store.commit("g1", 1, &conflicting));
     assert!(a.unwrap() ^ b.unwrap(), "exactly one of two conflicting moves commits");
     let loaded = store.load_game("g1").await.unwrap().unwrap();
@@ -124,7 +125,11 @@ async fn moves_commit_once_per_turn(store: &Store) {
     let back = game.state.clone();
     assert!(
         store
-            .commit("g1", 2, &Update { state: &back, truncate_from: Some(0), append: &[], settles_ratings: false })
+            .commit(
+                "g1",
+                2,
+                &Update { state: &back, truncate_from: Some(0), append: &[], settles_ratings: false, creates: None }
+            )
             .await
             .unwrap()
     );
@@ -148,8 +153,9 @@ async fn concurrent_moves_of_many_games(store: &Store) {
         let (store, next, first, second) = (store.clone(), next.clone(), first.clone(), second.clone());
         tokio::spawn(async move {
             let id = format!("many{i}");
-            let a = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false };
-            let b = Update { state: &next, truncate_from: None, append: &second, settles_ratings: false };
+            let a = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false, creates: None };
+            let b =
+                Update { state: &next, truncate_from: None, append: &second, settles_ratings: false, creates: None };
             let (a, b) = tokio::join!(store.commit(&id, 1, &a), store.commit(&id, 1, &b));
             (id, a.unwrap(), b.unwrap())
         })
@@ -325,6 +331,53 @@ async fn postgres_moves_commit_once_per_turn() {
     store.close().await;
 }
 
+/// A game created by a change (a rematch) is stored in the change's
+/// transaction: with it, or not at all.
+async fn a_created_game_is_stored_with_its_change(store: &Store) {
+    store.insert_game(&new_game("old", GameStatus::Over, None)).await.unwrap();
+    store.insert_game(&new_game("taken", GameStatus::Active, None)).await.unwrap();
+    let named = |rematch: &str| {
+        let mut state = new_game("old", GameStatus::Over, None).state;
+        state.rematch = Some(rematch.into());
+        state
+    };
+    let commit = async |version: i64, state: &GameState, created: &GameRow| {
+        let update = Update { state, truncate_from: None, append: &[], settles_ratings: false, creates: Some(created) };
+        store.commit("old", version, &update).await
+    };
+    let old_unchanged = async || {
+        let old = store.load_game("old").await.unwrap().unwrap();
+        assert_eq!((old.version, old.state.rematch), (1, None));
+    };
+    let rematch = new_game("new1", GameStatus::Active, None);
+    // A stale version: neither the change nor the new game.
+    assert!(!commit(7, &named("new1"), &rematch).await.unwrap());
+    assert!(store.load_game("new1").await.unwrap().is_none());
+    old_unchanged().await;
+    // The new game cannot be stored (its id is taken): the change fails too.
+    let clash = new_game("taken", GameStatus::Active, None);
+    assert!(commit(1, &named("taken"), &clash).await.is_err());
+    old_unchanged().await;
+    // Both, at once.
+    assert!(commit(1, &named("new1"), &rematch).await.unwrap());
+    assert_eq!(store.load_game("new1").await.unwrap().as_ref(), Some(&rematch));
+    let old = store.load_game("old").await.unwrap().unwrap();
+    assert_eq!((old.version, old.state.rematch.as_deref()), (2, Some("new1")));
+}
+
+#[tokio::test]
+async fn sqlite_a_created_game_is_stored_with_its_change() {
+    let (store, _dir) = sqlite_store().await;
+    a_created_game_is_stored_with_its_change(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_a_created_game_is_stored_with_its_change() {
+    let Some((store, _db)) = postgres_store("postgres_a_created_game_is_stored_with_its_change").await else { return };
+    a_created_game_is_stored_with_its_change(&store).await;
+    store.close().await;
+}
+
 #[tokio::test]
 async fn postgres_lists_and_claims() {
     let Some((store, db)) = postgres_store("postgres_lists_and_claims").await else { return };
@@ -368,7 +421,7 @@ async fn accounts_and_ratings(store: &Store) {
     over.result = Some("1-0".into());
     over.winner = Some(Side::White);
     let moves = [mv(0, "a"), mv(1, "b")];
-    let end = Update { state: &over, truncate_from: None, append: &moves, settles_ratings: true };
+    let end = Update { state: &over, truncate_from: None, append: &moves, settles_ratings: true, creates: None };
     assert!(store.commit("r1", 3, &end).await.unwrap());
     let ratings = store.ratings("a1").await.unwrap();
     assert_eq!((ratings[0].kind.as_str(), ratings[0].games), ("salta", 1));
@@ -390,7 +443,7 @@ async fn accounts_and_ratings(store: &Store) {
     resigned.status = GameStatus::Over;
     resigned.result = Some("0-1".into());
     resigned.winner = Some(Side::Black);
-    let end = Update { state: &resigned, truncate_from: None, append: &[], settles_ratings: true };
+    let end = Update { state: &resigned, truncate_from: None, append: &[], settles_ratings: true, creates: None };
     assert!(store.commit("r2", 1, &end).await.unwrap());
     assert_eq!(store.ratings("a1").await.unwrap()[0].games, 1);
 
@@ -434,7 +487,13 @@ async fn moves_keep_their_order_in_each_game(store: &Store) {
                 state.ply = ply + 1;
                 state.side_to_move = if ply % 2 == 0 { Side::Black } else { Side::White };
                 let played = [mv(ply, &format!("g{i}p{ply}"))];
-                let update = Update { state: &state, truncate_from: None, append: &played, settles_ratings: false };
+                let update = Update {
+                    state: &state,
+                    truncate_from: None,
+                    append: &played,
+                    settles_ratings: false,
+                    creates: None,
+                };
                 assert!(store.commit(&id, ply + 1, &update).await.unwrap(), "{id}: ply {ply} applies");
             }
             (id, state)
@@ -495,7 +554,13 @@ async fn failed_commits_change_nothing(store: &Store, url: &str) {
             tokio::spawn(async move {
                 let id = format!("fail{i}");
                 let played = [mv(0, if bad(i) { "bad-move" } else { "c3-d4" })];
-                let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+                let update = Update {
+                    state: &next,
+                    truncate_from: None,
+                    append: &played,
+                    settles_ratings: false,
+                    creates: None,
+                };
                 (i, store.commit(&id, 1, &update).await)
             })
         });
@@ -524,7 +589,8 @@ async fn failed_commits_change_nothing(store: &Store, url: &str) {
         let (store, next) = (store.clone(), next.clone());
         tokio::spawn(async move {
             let played = [mv(0, "bad-again")];
-            let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+            let update =
+                Update { state: &next, truncate_from: None, append: &played, settles_ratings: false, creates: None };
             store.commit(&format!("fail{i}"), 1, &update).await
         })
     });
@@ -538,7 +604,8 @@ async fn failed_commits_change_nothing(store: &Store, url: &str) {
     }
     for &i in &remaining {
         let played = [mv(0, "bad-but-allowed")];
-        let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+        let update =
+            Update { state: &next, truncate_from: None, append: &played, settles_ratings: false, creates: None };
         assert!(store.commit(&format!("fail{i}"), 1, &update).await.unwrap(), "fail{i} after the failure");
     }
 }
@@ -602,7 +669,8 @@ async fn synchronous_commit_off_is_a_postgres_setting() {
         let mut next = new_game(&id, GameStatus::Active, None).state;
         next.ply = 1;
         let played = [mv(0, "c3-d4")];
-        let update = Update { state: &next, truncate_from: None, append: &played, settles_ratings: false };
+        let update =
+            Update { state: &next, truncate_from: None, append: &played, settles_ratings: false, creates: None };
         assert!(store.commit(&id, 1, &update).await.unwrap());
         let stored = store.load_game(&id).await.unwrap().unwrap();
         assert_eq!(stored.moves[0].notation, format!("c3-d4 {setting}"));
