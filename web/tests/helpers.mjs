@@ -141,7 +141,6 @@ export function serverAndBrowser() {
   return env;
 }
 
-
 /**
  * A page in a context of its own (its own localStorage), failing the test on
  * any script error. `phone: true` gives a phone-sized screen.

@@ -50,6 +50,11 @@ fn new_game(id: &str, status: GameStatus, invite: Option<&str>) -> GameRow {
     }
 }
 
+/// A change of the state that adds `append` (none taken back, no ratings, no game created).
+fn moves_only<'a>(state: &'a GameState, append: &'a [MoveRow]) -> Update<'a> {
+    Update { state, truncate_from: None, append, settles_ratings: false, creates: None }
+}
+
 fn mv(ply: i64, notation: &str) -> MoveRow {
     MoveRow { ply, notation: notation.into(), played_at: 2_000 + ply, white_ms: Some(59_000), black_ms: Some(60_000) }
 }
@@ -108,10 +113,9 @@ async fn moves_commit_once_per_turn(store: &Store) {
     next.side_to_move = Side::Black;
     let first = [mv(0, "c3-d4")];
     let other = [mv(0, "e3-f4")];
-    let update = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false, creates: None };
+    let update = moves_only(&next, &first);
     // Two writers both saw version 1: exactly one wins.
-    let conflicting =
-        Update { state: &next, truncate_from: None, append: &other, settles_ratings: false, creates: None };
+    let conflicting = moves_only(&next, &other);
     let (a, b) = tokio::join!(store.commit("g1", 1, &update), store.commit("g1", 1, &conflicting));
     assert!(a.unwrap() ^ b.unwrap(), "exactly one of two conflicting moves commits");
     let loaded = store.load_game("g1").await.unwrap().unwrap();
@@ -153,9 +157,8 @@ async fn concurrent_moves_of_many_games(store: &Store) {
         let (store, next, first, second) = (store.clone(), next.clone(), first.clone(), second.clone());
         tokio::spawn(async move {
             let id = format!("many{i}");
-            let a = Update { state: &next, truncate_from: None, append: &first, settles_ratings: false, creates: None };
-            let b =
-                Update { state: &next, truncate_from: None, append: &second, settles_ratings: false, creates: None };
+            let a = moves_only(&next, &first);
+            let b = moves_only(&next, &second);
             let (a, b) = tokio::join!(store.commit(&id, 1, &a), store.commit(&id, 1, &b));
             (id, a.unwrap(), b.unwrap())
         })
@@ -487,13 +490,7 @@ async fn moves_keep_their_order_in_each_game(store: &Store) {
                 state.ply = ply + 1;
                 state.side_to_move = if ply % 2 == 0 { Side::Black } else { Side::White };
                 let played = [mv(ply, &format!("g{i}p{ply}"))];
-                let update = Update {
-                    state: &state,
-                    truncate_from: None,
-                    append: &played,
-                    settles_ratings: false,
-                    creates: None,
-                };
+                let update = moves_only(&state, &played);
                 assert!(store.commit(&id, ply + 1, &update).await.unwrap(), "{id}: ply {ply} applies");
             }
             (id, state)
@@ -554,13 +551,7 @@ async fn failed_commits_change_nothing(store: &Store, url: &str) {
             tokio::spawn(async move {
                 let id = format!("fail{i}");
                 let played = [mv(0, if bad(i) { "bad-move" } else { "c3-d4" })];
-                let update = Update {
-                    state: &next,
-                    truncate_from: None,
-                    append: &played,
-                    settles_ratings: false,
-                    creates: None,
-                };
+                let update = moves_only(&next, &played);
                 (i, store.commit(&id, 1, &update).await)
             })
         });
@@ -589,8 +580,7 @@ async fn failed_commits_change_nothing(store: &Store, url: &str) {
         let (store, next) = (store.clone(), next.clone());
         tokio::spawn(async move {
             let played = [mv(0, "bad-again")];
-            let update =
-                Update { state: &next, truncate_from: None, append: &played, settles_ratings: false, creates: None };
+            let update = moves_only(&next, &played);
             store.commit(&format!("fail{i}"), 1, &update).await
         })
     });
@@ -604,8 +594,7 @@ async fn failed_commits_change_nothing(store: &Store, url: &str) {
     }
     for &i in &remaining {
         let played = [mv(0, "bad-but-allowed")];
-        let update =
-            Update { state: &next, truncate_from: None, append: &played, settles_ratings: false, creates: None };
+        let update = moves_only(&next, &played);
         assert!(store.commit(&format!("fail{i}"), 1, &update).await.unwrap(), "fail{i} after the failure");
     }
 }
@@ -669,8 +658,7 @@ async fn synchronous_commit_off_is_a_postgres_setting() {
         let mut next = new_game(&id, GameStatus::Active, None).state;
         next.ply = 1;
         let played = [mv(0, "c3-d4")];
-        let update =
-            Update { state: &next, truncate_from: None, append: &played, settles_ratings: false, creates: None };
+        let update = moves_only(&next, &played);
         assert!(store.commit(&id, 1, &update).await.unwrap());
         let stored = store.load_game(&id).await.unwrap().unwrap();
         assert_eq!(stored.moves[0].notation, format!("c3-d4 {setting}"));
